@@ -1,0 +1,89 @@
+/** Machine codes of error bodies, contract §1. */
+export const ErrorCode = {
+  invalidEmail: 'invalid_email',
+  invalidRequest: 'invalid_request',
+  unauthorized: 'unauthorized',
+  featureNotAllowed: 'feature_not_allowed',
+  insufficientScope: 'insufficient_scope',
+  geoRestricted: 'geo_restricted',
+  notFound: 'not_found',
+  payloadTooLarge: 'payload_too_large',
+  unsupportedMediaType: 'unsupported_media_type',
+  rateLimitExceeded: 'rate_limit_exceeded',
+  internalError: 'internal_error',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+export const ERROR_CODES = Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]];
+
+/** The HTTP status each error code is sent with. */
+export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
+  invalid_email: 400,
+  invalid_request: 400,
+  unauthorized: 401,
+  feature_not_allowed: 403,
+  insufficient_scope: 403,
+  geo_restricted: 403,
+  not_found: 404,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+};
+
+/** Gates a public signup can be asked to pass (the `gate` of a 428 body). */
+export const Gate = { challenge: 'challenge', pow: 'pow' } as const;
+export type Gate = (typeof Gate)[keyof typeof Gate];
+
+export const Scope = { read: 'subscribers:read', write: 'subscribers:write' } as const;
+export type Scope = (typeof Scope)[keyof typeof Scope];
+export const SCOPES = [Scope.read, Scope.write] as const;
+
+/** Scope sets of the dashboard's key presets. */
+export const KEY_PRESETS = {
+  full: [Scope.read, Scope.write],
+  'read-only': [Scope.read],
+} as const satisfies Record<string, readonly Scope[]>;
+export type KeyPreset = keyof typeof KEY_PRESETS;
+
+export const Plan = { free: 'free', pro: 'pro', team: 'team' } as const;
+export type Plan = (typeof Plan)[keyof typeof Plan];
+export const PLANS = [Plan.free, Plan.pro, Plan.team] as const;
+
+export function planAllowsApi(plan: Plan): boolean {
+  return plan === Plan.pro || plan === Plan.team;
+}
+
+export const PAGE_DEFAULT = 1;
+export const LIMIT_DEFAULT = 25;
+export const LIMIT_MAX = 200;
+/** Longest `q` accepted; no email is longer than 254 characters, so nothing is lost. */
+export const QUERY_MAX_LENGTH = 254;
+export const BODY_MAX_BYTES = 16 * 1024;
+
+export const TOKEN_TTL_MS = 10 * 60 * 1000;
+export const CHALLENGE_DEFAULT_MIN_AGE_MS = 1500;
+
+export const KEY_RATE_LIMIT_DEFAULT = 60;
+export const IP_RATE_LIMIT_DEFAULT = 60;
+export const EMAIL_THROTTLE_ATTEMPTS = 5;
+export const EMAIL_THROTTLE_WINDOW_MS = 60 * 60 * 1000;
+export const PUBLIC_RETRY_AFTER_SECONDS = 60;
+
+export const REFERRAL_BOOST_MAX = 100;
+
+/** Response headers of the customer API's per-key budget and of every 429. */
+export const Header = {
+  retryAfter: 'Retry-After',
+  rateLimitLimit: 'RateLimit-Limit',
+  rateLimitRemaining: 'RateLimit-Remaining',
+  rateLimitReset: 'RateLimit-Reset',
+} as const;
+
+/** Id prefixes of the service's resources. */
+export const IdPrefix = {
+  tenant: 'ten_',
+  operator: 'op_',
+  waitlist: 'wl_',
+  key: 'key_',
+  subscriber: 'sub_',
+} as const;

@@ -1,0 +1,212 @@
+/**
+ * The OpenAPI 3.1 document of the service, generated from the protocol's zod schemas so the
+ * document cannot drift from what servers and clients validate. `openapi.json` at the package
+ * root is this function's output; a test fails when the two disagree.
+ */
+import * as z from 'zod/mini';
+import { BODY_MAX_BYTES, Header, LIMIT_DEFAULT, LIMIT_MAX, Scope } from './constants.js';
+import { docs, ListQuerySchema } from './schemas.js';
+
+type Json = Record<string, unknown>;
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const json = (schema: Json) => ({ 'application/json': { schema } });
+
+function stripDialect(schema: Json): Json {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
+const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
+
+const rateLimitHeaders = {
+  [Header.rateLimitLimit]: integerHeader("Requests allowed per minute on this key's budget."),
+  [Header.rateLimitRemaining]: integerHeader('Requests left in the current window.'),
+  [Header.rateLimitReset]: integerHeader('Seconds until the budget is full again.'),
+};
+
+const retryAfter = { [Header.retryAfter]: integerHeader('Seconds to wait before retrying.') };
+
+function errorResponse(description: string, headers: Json = {}): Json {
+  return { description, headers, content: json(ref('ErrorBody')) };
+}
+
+function apiResponses(extra: Record<string, Json>): Json {
+  return {
+    ...extra,
+    '401': errorResponse(
+      '`unauthorized`: header missing or malformed, key unknown or revoked (one body for all).',
+    ),
+    '403': errorResponse(
+      '`feature_not_allowed` (plan without API access), `insufficient_scope` (message names the scope), or `geo_restricted`.',
+      rateLimitHeaders,
+    ),
+    '404': errorResponse('`not_found`: waitlist missing, archived or of another tenant.', rateLimitHeaders),
+    '429': errorResponse("`rate_limit_exceeded`: the key's per-minute budget, or the per-email throttle.", {
+      ...retryAfter,
+      ...rateLimitHeaders,
+    }),
+    '500': errorResponse('`internal_error`: transient; retry with backoff.'),
+  };
+}
+
+const waitlistIdParameter = {
+  name: 'waitlist_id',
+  in: 'path',
+  required: true,
+  description: 'Id of the waitlist, shown on its setup page.',
+  schema: { type: 'string', pattern: '^wl_[A-Za-z0-9]+$' },
+};
+
+function listQueryParameters(): Json[] {
+  return Object.entries(ListQuerySchema.def.shape).map(([name, field]) => {
+    const schema = stripDialect(
+      // The output side: integers, as OpenAPI describes query values sent as decimal text.
+      z.toJSONSchema(field, { metadata: docs, io: 'output', target: 'draft-2020-12' }) as Json,
+    );
+    const { description, ...rest } = schema;
+    return { name, in: 'query', required: false, description, schema: rest };
+  });
+}
+
+export function buildOpenApiDocument(): Json {
+  const { schemas } = z.toJSONSchema(docs, {
+    metadata: docs,
+    target: 'draft-2020-12',
+    io: 'input',
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  const components: Record<string, Json> = {};
+  for (const id of Object.keys(schemas).sort()) {
+    const { $id: _id, ...schema } = stripDialect(schemas[id] as Json);
+    components[id] = schema;
+  }
+  const publicPath = '/v1/public/waitlists/{waitlist_id}/subscribers';
+  const apiPath = '/v1/api/waitlists/{waitlist_id}/subscribers';
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Waitlist service',
+      version: '1.0.0',
+      description:
+        'Customer API (Bearer keys) and public subscribe endpoint of the waitlist service. Generated from @waitlistkit/protocol.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: '{base_url}', variables: { base_url: { default: 'http://localhost:8787' } } }],
+    tags: [
+      { name: 'customer', description: 'Authenticated customer API.' },
+      { name: 'public', description: 'Unauthenticated public subscribe, behind anti-abuse gates.' },
+    ],
+    paths: {
+      [apiPath]: {
+        parameters: [waitlistIdParameter],
+        get: {
+          tags: ['customer'],
+          operationId: 'listSubscribers',
+          summary: 'List subscribers',
+          description: `Ordered by position. Needs scope \`${Scope.read}\`. Default page size ${LIMIT_DEFAULT}, maximum ${LIMIT_MAX}.`,
+          security: [{ apiKey: [] }],
+          parameters: listQueryParameters(),
+          responses: apiResponses({
+            '200': {
+              description: 'A page of subscribers.',
+              headers: rateLimitHeaders,
+              content: json(ref('ListPage')),
+            },
+            '400': errorResponse('`invalid_request`: a query parameter is malformed.', rateLimitHeaders),
+          }),
+        },
+        post: {
+          tags: ['customer'],
+          operationId: 'createSubscriber',
+          summary: 'Create a subscriber (server to server)',
+          description: `Needs scope \`${Scope.write}\`. Skips the origin allowlist, Challenge and Proof of Work; applies the per-email throttle, MX check, disposable blocklist and geo rules when enabled.`,
+          security: [{ apiKey: [] }],
+          requestBody: { required: true, content: json(ref('ApiCreateSubscriberBody')) },
+          responses: apiResponses({
+            '202': {
+              description: 'Accepted: created, or matched to the existing subscriber of that email.',
+              headers: rateLimitHeaders,
+              content: json(ref('AcceptedSignup')),
+            },
+            '400': errorResponse(
+              '`invalid_email` (syntax, disposable domain, no MX) or `invalid_request` (body malformed).',
+              rateLimitHeaders,
+            ),
+            '413': errorResponse(`\`payload_too_large\`: body over ${BODY_MAX_BYTES} bytes.`),
+            '415': errorResponse('`unsupported_media_type`: Content-Type is not application/json.'),
+          }),
+        },
+      },
+      [publicPath]: {
+        parameters: [waitlistIdParameter],
+        post: {
+          tags: ['public'],
+          operationId: 'publicSubscribe',
+          summary: 'Subscribe (public)',
+          description:
+            'Needs an allowlisted Origin. May answer 428 with a Challenge or Proof of Work gate; resend the same body with `challenge_token` or `pow` added.',
+          parameters: [
+            {
+              name: 'Origin',
+              in: 'header',
+              required: true,
+              description: "Must be on the waitlist's origin allowlist.",
+              schema: { type: 'string' },
+            },
+          ],
+          requestBody: { required: true, content: json(ref('PublicSubscribeBody')) },
+          responses: {
+            '202': {
+              description: 'Accepted: created, or matched to the existing subscriber of that email.',
+              content: json(ref('AcceptedSignup')),
+            },
+            '400': errorResponse('`invalid_email` or `invalid_request`.'),
+            '403': errorResponse('`geo_restricted`: the waitlist does not accept this country.'),
+            '404': errorResponse(
+              '`not_found`: waitlist missing or archived, Origin missing or not allowlisted.',
+            ),
+            '413': errorResponse(`\`payload_too_large\`: body over ${BODY_MAX_BYTES} bytes.`),
+            '415': errorResponse('`unsupported_media_type`: Content-Type is not application/json.'),
+            '428': {
+              description: 'A gate must be passed first.',
+              content: json(ref('ChallengeRequired')),
+            },
+            '429': errorResponse(
+              '`rate_limit_exceeded`: the per-IP throttle (Retry-After: 60) or the per-email throttle.',
+              retryAfter,
+            ),
+            '500': errorResponse('`internal_error`: transient; retry with backoff.'),
+          },
+        },
+        options: {
+          tags: ['public'],
+          operationId: 'publicSubscribePreflight',
+          summary: 'CORS preflight',
+          responses: {
+            '204': {
+              description: 'Origin allowlisted; CORS headers returned.',
+              headers: {
+                'Access-Control-Allow-Origin': { schema: { type: 'string' } },
+                'Access-Control-Allow-Methods': { schema: { type: 'string', const: 'POST, OPTIONS' } },
+                'Access-Control-Allow-Headers': { schema: { type: 'string', const: 'Content-Type' } },
+                'Access-Control-Max-Age': { schema: { type: 'integer', const: 600 } },
+              },
+            },
+            '404': { description: 'Origin missing or not allowlisted; no CORS headers.' },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: components,
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key: `wlk_live_` + 32 base62 characters + a 6-character checksum.',
+        },
+      },
+    },
+  };
+}

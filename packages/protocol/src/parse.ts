@@ -1,0 +1,131 @@
+/**
+ * Turning untrusted input into typed values or a contract error body (§1). The server answers
+ * with these bodies as they are; clients use the same messages for their own validation.
+ */
+import type * as z from 'zod/mini';
+import { ErrorCode, LIMIT_DEFAULT, LIMIT_MAX, PAGE_DEFAULT } from './constants.js';
+import { checkEmail } from './email.js';
+import {
+  type ApiCreateSubscriberBody,
+  ApiCreateSubscriberBodySchema,
+  ListQuerySchema,
+  type PublicSubscribeBody,
+  PublicSubscribeBodySchema,
+} from './schemas.js';
+
+export interface ProblemBody {
+  code: ErrorCode;
+  message: string;
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: ProblemBody };
+
+type Issue = z.core.$ZodIssue;
+
+const article = (noun: string) => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
+
+function describeInput(input: unknown): string {
+  if (input === null) return 'null';
+  return article(Array.isArray(input) ? 'array' : typeof input);
+}
+
+/** One sentence naming the field and what was wrong with it. */
+export function describeIssue(issue: Issue): string {
+  const where = issue.path.length === 0 ? 'The body' : `\`${issue.path.join('.')}\``;
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (issue.input === undefined) return `${where} is required.`;
+      if (issue.expected === 'string' && Array.isArray(issue.input)) {
+        return `${where} must be given once.`;
+      }
+      const expected = article(issue.expected === 'int' ? 'integer' : issue.expected);
+      return `${where} must be ${expected}, not ${describeInput(issue.input)}.`;
+    }
+    case 'too_big':
+      return issue.origin === 'string'
+        ? `${where} must be at most ${issue.maximum} characters long.`
+        : `${where} must be at most ${issue.maximum}.`;
+    case 'too_small':
+      return issue.origin === 'string'
+        ? `${where} must be at least ${issue.minimum} characters long.`
+        : `${where} must be at least ${issue.minimum}.`;
+    case 'invalid_value':
+      return `${where} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`;
+    case 'invalid_format':
+      // Our own format checks carry a predicate ("must be …"); zod's defaults say nothing useful.
+      return issue.message.startsWith('must ')
+        ? `${where} ${issue.message}.`
+        : `${where} has an invalid format.`;
+    default:
+      return `${where} is invalid.`;
+  }
+}
+
+/** Validates `input` against `schema`; a failure names the first offending field. */
+export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): Parsed<z.output<S>> {
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) return { ok: true, value: result.data };
+  const issue = result.error.issues[0] as Issue;
+  return { ok: false, error: { code: ErrorCode.invalidRequest, message: describeIssue(issue) } };
+}
+
+export type SignupInput<B> = Omit<B, 'email'> & {
+  /** Trimmed address, case preserved: what is stored and listed. */
+  email: string;
+  /** Key duplicates are found by (contract §6). */
+  normalized_email: string;
+  /** ASCII domain, for the MX check and blocklist. */
+  email_domain: string;
+};
+
+function parseSignup<B extends { email: string }>(
+  schema: z.ZodMiniType<B>,
+  body: unknown,
+): Parsed<SignupInput<B>> {
+  const parsed = parseWith(schema, body);
+  if (!parsed.ok) return parsed;
+  const email = checkEmail(parsed.value.email);
+  if (!email.ok) return { ok: false, error: { code: ErrorCode.invalidEmail, message: email.reason } };
+  return {
+    ok: true,
+    value: {
+      ...parsed.value,
+      email: email.email,
+      normalized_email: email.normalized,
+      email_domain: email.domain,
+    },
+  };
+}
+
+export function parseApiCreateBody(body: unknown): Parsed<SignupInput<ApiCreateSubscriberBody>> {
+  const parsed = parseSignup(ApiCreateSubscriberBodySchema, body);
+  if (parsed.ok && parsed.value.client_country !== undefined) {
+    parsed.value.client_country = parsed.value.client_country.toUpperCase();
+  }
+  return parsed;
+}
+
+export function parsePublicSubscribeBody(body: unknown): Parsed<SignupInput<PublicSubscribeBody>> {
+  return parseSignup(PublicSubscribeBodySchema, body);
+}
+
+export interface ListQuery {
+  page: number;
+  limit: number;
+  q: string;
+}
+
+/** The list query with defaults applied and `limit` clamped to the maximum. */
+export function parseListQuery(query: unknown): Parsed<ListQuery> {
+  const parsed = parseWith(ListQuerySchema, query);
+  if (!parsed.ok) return parsed;
+  const { page, limit, q } = parsed.value;
+  return {
+    ok: true,
+    value: {
+      page: page ?? PAGE_DEFAULT,
+      limit: Math.min(limit ?? LIMIT_DEFAULT, LIMIT_MAX),
+      q: q ?? '',
+    },
+  };
+}

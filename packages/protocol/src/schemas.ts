@@ -1,0 +1,213 @@
+/**
+ * The wire format of both API areas. Every body, query, response and error of the service is
+ * defined here once; types are inferred, servers and clients validate with these schemas, and
+ * the OpenAPI document is generated from them. Built on zod/mini so browser bundles stay small.
+ */
+import * as z from 'zod/mini';
+import { ERROR_CODES, Gate, LIMIT_MAX, QUERY_MAX_LENGTH } from './constants.js';
+import { POW_MAX_DIFFICULTY, POW_NONCE_MAX_LENGTH } from './pow.js';
+
+export interface SchemaDoc {
+  id?: string;
+  title?: string;
+  description?: string;
+  examples?: unknown[];
+}
+
+/** Documentation of the schemas below, read by the OpenAPI generator. */
+export const docs = z.registry<SchemaDoc>();
+
+function doc<T extends z.ZodMiniType>(schema: T, meta: SchemaDoc): T {
+  docs.add(schema, meta);
+  return schema;
+}
+
+const int = (min: number, max?: number) =>
+  max === undefined ? z.int().check(z.minimum(min)) : z.int().check(z.minimum(min), z.maximum(max));
+
+// ---------------------------------------------------------------- shared pieces
+
+export const ErrorBodySchema = doc(
+  z.object({
+    error: z.object({
+      code: doc(z.enum(ERROR_CODES), { description: 'Stable machine code.' }),
+      message: doc(z.string(), {
+        description: 'Human text. For `insufficient_scope` it names the missing scope.',
+      }),
+    }),
+  }),
+  { id: 'ErrorBody', description: 'Body of every non-2xx JSON response except 428.' },
+);
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+export const AcceptedSignupSchema = doc(
+  z.object({
+    status: z.literal('accepted'),
+    status_token: doc(z.string(), {
+      description:
+        'Capability token for the hosted status page. Empty when referrals are off. Identical for a re-signup.',
+    }),
+    referral_code: doc(z.string(), {
+      description: 'Code of the signed-up subscriber. Empty when referrals are off.',
+    }),
+    status_url: doc(z.string(), {
+      description: '{app_url}/s/<status_token>. Empty when referrals are off.',
+    }),
+  }),
+  {
+    id: 'AcceptedSignup',
+    description: 'Answer of both create endpoints. A re-signup of the same email returns the identical body.',
+  },
+);
+export type AcceptedSignup = z.infer<typeof AcceptedSignupSchema>;
+
+export const ChallengeGateSchema = doc(
+  z.object({
+    status: z.literal('challenge_required'),
+    gate: z.literal(Gate.challenge),
+    challenge: z.object({
+      token: doc(z.string(), { description: 'Signed token to send back as `challenge_token`.' }),
+      min_age_ms: doc(int(0), {
+        description: 'Milliseconds to wait after receiving the token before sending it back.',
+      }),
+    }),
+  }),
+  { id: 'ChallengeGate', description: 'Wait `min_age_ms`, then resend with `challenge_token`.' },
+);
+
+export const PowGateSchema = doc(
+  z.object({
+    status: z.literal('challenge_required'),
+    gate: z.literal(Gate.pow),
+    pow: z.object({
+      nonce: doc(z.string(), { description: 'Opaque nonce to solve and send back.' }),
+      difficulty: doc(int(1, POW_MAX_DIFFICULTY), {
+        description: 'Leading zero bits required of SHA-256(nonce + ":" + solution), solution in decimal.',
+      }),
+    }),
+  }),
+  { id: 'PowGate', description: 'Solve the Proof of Work, then resend with `pow`.' },
+);
+
+export const ChallengeRequiredSchema = doc(
+  z.discriminatedUnion('gate', [ChallengeGateSchema, PowGateSchema]),
+  { id: 'ChallengeRequired', description: 'Body of a 428 answer of the public endpoint.' },
+);
+export type ChallengeRequired = z.infer<typeof ChallengeRequiredSchema>;
+export type ChallengeGate = z.infer<typeof ChallengeGateSchema>;
+export type PowGate = z.infer<typeof PowGateSchema>;
+
+// ---------------------------------------------------------------- customer API
+
+export const SubscriberSchema = doc(
+  z.object({
+    id: doc(z.string(), { description: 'Stable id of the subscriber.' }),
+    email: doc(z.string(), { description: 'Case preserved as submitted.' }),
+    joined_at: doc(z.iso.datetime({ offset: true }), { description: 'RFC 3339 timestamp.' }),
+    position: doc(int(1), {
+      description: 'Current place in line, computed at request time (referral boost included).',
+    }),
+    referral_code: doc(z.string(), {
+      description: '6-character code; empty when referrals are off on the waitlist.',
+    }),
+    referral_count: doc(int(0), {
+      description: "Number of other subscribers credited to this subscriber's code.",
+    }),
+  }),
+  { id: 'Subscriber' },
+);
+export type Subscriber = z.infer<typeof SubscriberSchema>;
+
+export const ListPageSchema = doc(
+  z.object({
+    items: z.array(SubscriberSchema),
+    total: doc(int(0), { description: 'Number of matching subscribers.' }),
+    page: doc(int(1), { description: 'Page returned, 1-indexed.' }),
+    limit: doc(int(1, LIMIT_MAX), { description: 'Page size applied.' }),
+  }),
+  { id: 'ListPage', description: 'One page of subscribers, ordered by position.' },
+);
+export type ListPage = z.infer<typeof ListPageSchema>;
+
+/** A query integer: strict decimal text on the wire (no signs, exponents or spaces), a number in code. */
+const queryInteger = (description: string) =>
+  doc(
+    z.codec(z.string().check(z.regex(/^[1-9][0-9]{0,8}$/, 'must be a whole number from 1')), int(1), {
+      decode: Number,
+      encode: String,
+    }),
+    { description },
+  );
+
+/** Query of the list endpoint; `parseListQuery` applies the defaults and the clamp. */
+export const ListQuerySchema = z.object({
+  page: z.optional(queryInteger('Page to return, 1-indexed; default 1.')),
+  limit: z.optional(
+    queryInteger(`Page size, default 25; values above ${LIMIT_MAX} are clamped to ${LIMIT_MAX}.`),
+  ),
+  q: z.optional(
+    doc(z.string().check(z.maxLength(QUERY_MAX_LENGTH)), {
+      description: 'Case-insensitive literal substring of the email address (`%` and `_` match themselves).',
+    }),
+  ),
+});
+export type ListQueryInput = z.infer<typeof ListQuerySchema>;
+
+const countryCode = doc(
+  z.string().check(z.regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO 3166-1 country code')),
+  {
+    description: 'ISO 3166-1 alpha-2 country of the visitor, used by the geo gate.',
+    examples: ['US'],
+  },
+);
+
+const emailField = doc(z.string(), {
+  description:
+    'RFC 5322 addr-spec, normalised server-side. A string that is not a valid address is answered with `invalid_email`.',
+  examples: ['ada@example.com'],
+});
+
+const referralCodeField = doc(z.string(), {
+  description:
+    "A subscriber's referral code. Invalid codes and codes of another waitlist are silently ignored.",
+});
+
+export const ApiCreateSubscriberBodySchema = doc(
+  z.object({
+    email: emailField,
+    referral_code: z.optional(referralCodeField),
+    client_country: z.optional(countryCode),
+  }),
+  { id: 'ApiCreateSubscriberBody' },
+);
+export type ApiCreateSubscriberBody = z.infer<typeof ApiCreateSubscriberBodySchema>;
+
+// ---------------------------------------------------------------- public subscribe
+
+export const PowSolutionSchema = doc(
+  z.object({
+    nonce: doc(z.string().check(z.maxLength(POW_NONCE_MAX_LENGTH)), {
+      description: 'The nonce of the 428 answer.',
+    }),
+    solution: doc(int(0, Number.MAX_SAFE_INTEGER), {
+      description: 'Integer found by the client, 0 ≤ solution < 2^53.',
+    }),
+  }),
+  { id: 'PowSolution' },
+);
+export type PowSolution = z.infer<typeof PowSolutionSchema>;
+
+export const PublicSubscribeBodySchema = doc(
+  z.object({
+    email: emailField,
+    referral_code: z.optional(referralCodeField),
+    challenge_token: z.optional(
+      doc(z.string().check(z.maxLength(POW_NONCE_MAX_LENGTH)), {
+        description: 'Sent when retrying after a 428 with gate `challenge`.',
+      }),
+    ),
+    pow: z.optional(PowSolutionSchema),
+  }),
+  { id: 'PublicSubscribeBody' },
+);
+export type PublicSubscribeBody = z.infer<typeof PublicSubscribeBodySchema>;

@@ -1,0 +1,279 @@
+/**
+ * The command table of operations.md: names, options and help. What each command does lives in
+ * the service layer; `run` only translates parsed options into a service call.
+ */
+import {
+  KEY_PRESETS,
+  PLANS,
+  POW_MAX_DIFFICULTY,
+  POW_MIN_DIFFICULTY,
+  REFERRAL_BOOST_MAX,
+} from '@waitlistkit/protocol';
+import { parseCountry } from '../domain/countries.js';
+import { parseOrigin } from '../domain/origins.js';
+import type { OptionSpec, ParsedOptions } from './options.js';
+
+export interface CommandContext {
+  /** Path of the SQLite file. */
+  db: string;
+  env: Record<string, string | undefined>;
+  /** Where `serve` writes its logs and the demo's one-time credentials. */
+  log: (text: string) => void;
+}
+
+export interface Command {
+  name: string;
+  summary: string;
+  options: OptionSpec[];
+  /** Resolves to the JSON object printed on stdout (`serve` resolves when it has shut down). */
+  run(options: ParsedOptions, context: CommandContext): Promise<unknown>;
+}
+
+const idOption = (name: string, what: string, prefix: string): OptionSpec => ({
+  name,
+  kind: 'string',
+  placeholder: `${prefix}…`,
+  required: true,
+  maxLength: 64,
+  description: `id of the ${what}`,
+});
+
+const planOption: OptionSpec = {
+  name: 'plan',
+  kind: 'enum',
+  values: PLANS,
+  required: true,
+  description: 'plan: API access on pro and team only',
+};
+
+export const WAITLIST_SETTING_OPTIONS: OptionSpec[] = [
+  {
+    name: 'referrals',
+    kind: 'switch',
+    description: 'referral codes, counts, status tokens and page (default off)',
+  },
+  {
+    name: 'origins',
+    kind: 'list',
+    placeholder: '"https://a.example,https://b.example"',
+    item: parseOrigin,
+    description: 'origin allowlist of the public endpoint (default empty: public signup refused)',
+  },
+  { name: 'challenge', kind: 'switch', description: 'Challenge gate (default off)' },
+  {
+    name: 'challenge-min-age-ms',
+    kind: 'int',
+    min: 0,
+    max: 600_000,
+    description: 'milliseconds a Challenge token must age before it is accepted (default 1500)',
+  },
+  { name: 'pow', kind: 'switch', description: 'Proof of Work gate (default off)' },
+  {
+    name: 'pow-difficulty',
+    kind: 'int',
+    min: POW_MIN_DIFFICULTY,
+    max: POW_MAX_DIFFICULTY,
+    description: 'leading zero bits the Proof of Work needs (default 18)',
+  },
+  {
+    name: 'ip-limit',
+    kind: 'int',
+    min: 1,
+    max: 1_000_000,
+    description: 'public requests per IP per minute (default 60)',
+  },
+  {
+    name: 'referral-boost',
+    kind: 'int',
+    min: 0,
+    max: REFERRAL_BOOST_MAX,
+    description: 'places a referrer moves up per credited referral (default 0)',
+  },
+  {
+    name: 'email-throttle',
+    kind: 'switch',
+    description: 'per-email throttle on both create endpoints (default off)',
+  },
+  { name: 'mx-check', kind: 'switch', description: 'MX verification of the email domain (default off)' },
+  { name: 'block-disposable', kind: 'switch', description: 'disposable-email blocklist (default off)' },
+  {
+    name: 'disposable-domains',
+    kind: 'list',
+    placeholder: '"a.example,b.example"',
+    item: (domain) => {
+      const value = domain.toLowerCase();
+      if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(value))
+        throw new Error(`${JSON.stringify(domain)} is not a domain.`);
+      return value;
+    },
+    description: "extra domains for this waitlist's disposable blocklist (an empty string clears)",
+  },
+  {
+    name: 'geo-allow',
+    kind: 'list',
+    placeholder: '"US,CA"',
+    item: parseCountry,
+    description: 'only these countries may sign up (an empty string clears)',
+  },
+  {
+    name: 'geo-deny',
+    kind: 'list',
+    placeholder: '"RU,KP"',
+    item: parseCountry,
+    description: 'these countries may not sign up (an empty string clears)',
+  },
+];
+
+function notYet(): Promise<never> {
+  return Promise.reject(new Error('not yet implemented'));
+}
+
+export const COMMANDS: Command[] = [
+  {
+    name: 'serve',
+    summary: 'run the HTTP server until SIGINT/SIGTERM',
+    options: [
+      {
+        name: 'port',
+        kind: 'int',
+        min: 0,
+        max: 65_535,
+        description: 'port to listen on (env PORT, default 8787)',
+      },
+      {
+        name: 'host',
+        kind: 'string',
+        placeholder: 'H',
+        description: 'address to listen on (env HOST, default 127.0.0.1)',
+      },
+      { name: 'base-url', kind: 'url', description: 'public address of the API (env BASE_URL)' },
+      { name: 'app-url', kind: 'url', description: 'public address of the status pages (env APP_URL)' },
+      { name: 'trust-proxy', kind: 'flag', description: 'take the client address from X-Forwarded-For' },
+      {
+        name: 'demo',
+        kind: 'flag',
+        description: 'on an empty database, create a demo tenant, admin, waitlist and key, and print them',
+      },
+    ],
+    run: notYet,
+  },
+  {
+    name: 'tenant create',
+    summary: 'create a tenant',
+    options: [
+      { name: 'name', kind: 'string', placeholder: 'NAME', required: true, description: 'display name' },
+      planOption,
+    ],
+    run: notYet,
+  },
+  {
+    name: 'tenant set-plan',
+    summary: "change a tenant's plan (takes effect on the next request)",
+    options: [idOption('tenant', 'tenant', 'ten_'), planOption],
+    run: notYet,
+  },
+  {
+    name: 'operator create',
+    summary: 'create an operator (dashboard account) of a tenant',
+    options: [
+      idOption('tenant', 'tenant', 'ten_'),
+      {
+        name: 'email',
+        kind: 'string',
+        placeholder: 'EMAIL',
+        required: true,
+        maxLength: 254,
+        description: 'sign-in email',
+      },
+      {
+        name: 'role',
+        kind: 'enum',
+        values: ['admin', 'member'],
+        required: true,
+        description: 'admin or member',
+      },
+      {
+        name: 'password',
+        kind: 'string',
+        placeholder: 'P',
+        maxLength: 1024,
+        description: 'sign-in password (generated and printed when omitted)',
+      },
+    ],
+    run: notYet,
+  },
+  {
+    name: 'waitlist create',
+    summary: 'create a waitlist',
+    options: [
+      idOption('tenant', 'tenant', 'ten_'),
+      { name: 'name', kind: 'string', placeholder: 'NAME', required: true, description: 'display name' },
+      ...WAITLIST_SETTING_OPTIONS,
+    ],
+    run: notYet,
+  },
+  {
+    name: 'waitlist update',
+    summary: "change a waitlist's settings",
+    options: [
+      idOption('waitlist', 'waitlist', 'wl_'),
+      { name: 'name', kind: 'string', placeholder: 'NAME', description: 'display name' },
+      ...WAITLIST_SETTING_OPTIONS,
+    ],
+    run: notYet,
+  },
+  {
+    name: 'waitlist archive',
+    summary: 'archive a waitlist (both APIs answer 404 for it afterwards)',
+    options: [idOption('waitlist', 'waitlist', 'wl_')],
+    run: notYet,
+  },
+  {
+    name: 'key create',
+    summary: 'create an API key as an admin operator; prints its value, the only time it is shown',
+    options: [
+      idOption('operator', 'operator acting', 'op_'),
+      {
+        name: 'name',
+        kind: 'string',
+        placeholder: 'NAME',
+        required: true,
+        description: 'display name of the key',
+      },
+      {
+        name: 'preset',
+        kind: 'enum',
+        values: Object.keys(KEY_PRESETS),
+        required: true,
+        description: 'full (read and write) or read-only',
+      },
+    ],
+    run: notYet,
+  },
+  {
+    name: 'key revoke',
+    summary: 'revoke an API key as an admin operator (immediate)',
+    options: [idOption('operator', 'operator acting', 'op_'), idOption('key', 'key', 'key_')],
+    run: notYet,
+  },
+  {
+    name: 'key list',
+    summary: "list a tenant's keys (never their values)",
+    options: [idOption('tenant', 'tenant', 'ten_')],
+    run: notYet,
+  },
+  {
+    name: 'activity',
+    summary: "a tenant's activity log, newest first",
+    options: [idOption('tenant', 'tenant', 'ten_')],
+    run: notYet,
+  },
+];
+
+export const DB_OPTION: OptionSpec = {
+  name: 'db',
+  kind: 'string',
+  placeholder: 'PATH',
+  maxLength: 4096,
+  description: 'SQLite file (env WAITLIST_DB, default ./data/waitlist.db); created when missing',
+};

@@ -1,0 +1,133 @@
+/**
+ * Versioned schema. `PRAGMA user_version` records how many migrations ran; each start applies
+ * the missing ones inside one write transaction, so a server and a command line starting
+ * together cannot both apply them.
+ */
+import type { Connection } from './sqlite.js';
+
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+
+  CREATE TABLE tenants (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    plan TEXT NOT NULL CHECK (plan IN ('free', 'pro', 'team')),
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE operators (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL REFERENCES tenants (id),
+    email TEXT NOT NULL,
+    email_norm TEXT NOT NULL UNIQUE,
+    role TEXT NOT NULL CHECK (role IN ('admin', 'member')),
+    password_hash TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX operators_tenant ON operators (tenant_id);
+
+  CREATE TABLE waitlists (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL REFERENCES tenants (id),
+    name TEXT NOT NULL,
+    archived INTEGER NOT NULL DEFAULT 0,
+    settings TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX waitlists_tenant ON waitlists (tenant_id);
+
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL REFERENCES tenants (id),
+    name TEXT NOT NULL,
+    prefix TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    scopes TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('active', 'revoked')),
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL REFERENCES operators (id),
+    revoked_at TEXT,
+    revoked_by TEXT REFERENCES operators (id),
+    last_used_at TEXT
+  );
+  CREATE INDEX api_keys_tenant ON api_keys (tenant_id, created_at);
+
+  -- seq: dense join order within the waitlist (1, 2, 3, …), assigned in commit order.
+  -- rank_key: seq - referral_boost * referral_count, kept current so the list reads in order.
+  -- joined_us: join time in microseconds, strictly increasing within a waitlist.
+  CREATE TABLE subscribers (
+    id TEXT PRIMARY KEY,
+    waitlist_id TEXT NOT NULL REFERENCES waitlists (id),
+    seq INTEGER NOT NULL,
+    email TEXT NOT NULL,
+    email_norm TEXT NOT NULL,
+    email_search TEXT NOT NULL,
+    referral_code TEXT NOT NULL,
+    status_token TEXT NOT NULL UNIQUE,
+    referred_by TEXT REFERENCES subscribers (id),
+    referral_count INTEGER NOT NULL DEFAULT 0,
+    rank_key INTEGER NOT NULL,
+    joined_us INTEGER NOT NULL,
+    UNIQUE (waitlist_id, email_norm),
+    UNIQUE (waitlist_id, seq),
+    UNIQUE (waitlist_id, referral_code)
+  );
+  CREATE INDEX subscribers_rank ON subscribers (waitlist_id, rank_key, referral_count DESC, seq);
+  -- Search scans this narrow index, not the table, and finds everything ranking needs in it.
+  CREATE INDEX subscribers_search ON subscribers (waitlist_id, email_search, rank_key, referral_count, seq);
+  -- Referrers only: the prefix counts that positions of search hits are computed from.
+  CREATE INDEX subscribers_referrers_rank ON subscribers (waitlist_id, rank_key, referral_count, seq)
+    WHERE referral_count > 0;
+  CREATE INDEX subscribers_referrers_seq ON subscribers (waitlist_id, seq) WHERE referral_count > 0;
+
+  CREATE TABLE activity (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    tenant_id TEXT NOT NULL REFERENCES tenants (id),
+    at TEXT NOT NULL,
+    actor_type TEXT NOT NULL CHECK (actor_type IN ('operator', 'key')),
+    actor_id TEXT NOT NULL,
+    actor_name TEXT NOT NULL,
+    action TEXT NOT NULL,
+    subject_id TEXT,
+    details TEXT NOT NULL DEFAULT '{}'
+  );
+  CREATE INDEX activity_tenant ON activity (tenant_id, id DESC);
+  CREATE TRIGGER activity_append_only_update BEFORE UPDATE ON activity
+    BEGIN SELECT RAISE(ABORT, 'the activity log is append-only'); END;
+  CREATE TRIGGER activity_append_only_delete BEFORE DELETE ON activity
+    BEGIN SELECT RAISE(ABORT, 'the activity log is append-only'); END;
+
+  -- Challenge tokens and PoW nonces already redeemed, until they expire.
+  CREATE TABLE used_tokens (id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID;
+  `,
+];
+
+export async function migrate(db: Connection): Promise<void> {
+  await db.exec('BEGIN IMMEDIATE');
+  try {
+    const row = await db.get<{ user_version: number }>('PRAGMA user_version');
+    const version = row?.user_version ?? 0;
+    for (let i = version; i < MIGRATIONS.length; i++) await db.exec(MIGRATIONS[i] as string);
+    if (version < MIGRATIONS.length) await db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
+    await db.exec('COMMIT');
+  } catch (error) {
+    await db.exec('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Opens a connection tuned for this service: WAL, durable commits, a busy timeout. */
+export async function configure(db: Connection, { writer }: { writer: boolean }): Promise<void> {
+  // The busy timeout lets the command line write while the server runs, and vice versa.
+  await db.exec('PRAGMA busy_timeout = 10000');
+  await db.exec('PRAGMA foreign_keys = ON');
+  if (writer) {
+    await db.exec('PRAGMA journal_mode = WAL');
+    // FULL: every commit is fsynced before it returns, so a 202 survives power loss.
+    await db.exec('PRAGMA synchronous = FULL');
+  } else {
+    await db.exec('PRAGMA query_only = ON');
+  }
+}

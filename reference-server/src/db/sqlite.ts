@@ -1,0 +1,105 @@
+/**
+ * A small promise interface over the `sqlite3` driver. Statements are prepared once per
+ * connection and reused; every call resolves after the driver's worker thread has run it.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import sqlite3 from 'sqlite3';
+
+export type Params = readonly unknown[];
+
+export interface RunResult {
+  changes: number;
+  lastID: number;
+}
+
+export class Connection {
+  private readonly statements = new Map<string, Promise<sqlite3.Statement>>();
+
+  private constructor(private readonly db: sqlite3.Database) {}
+
+  static open(path: string, { readonly = false } = {}): Promise<Connection> {
+    if (path !== ':memory:' && !readonly) mkdirSync(dirname(path), { recursive: true });
+    const mode = readonly ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE;
+    return new Promise((resolve, reject) => {
+      const db = new sqlite3.Database(path, mode, (error) =>
+        error ? reject(error) : resolve(new Connection(db)),
+      );
+    });
+  }
+
+  /**
+   * The prepared statement for `sql`. Prepared with a callback: without one, the driver reports
+   * a failing statement as an 'error' event, which would crash the process.
+   */
+  private statement(sql: string): Promise<sqlite3.Statement> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = new Promise((resolve, reject) => {
+        const prepared = this.db.prepare(sql, (error) => (error ? reject(error) : resolve(prepared)));
+      });
+      this.statements.set(sql, statement);
+      statement.catch(() => this.statements.delete(sql));
+    }
+    return statement;
+  }
+
+  async run(sql: string, params: Params = []): Promise<RunResult> {
+    const statement = await this.statement(sql);
+    return new Promise((resolve, reject) => {
+      statement.run(params as unknown[], function (this: sqlite3.RunResult, error: Error | null) {
+        if (error) reject(error);
+        else resolve({ changes: this.changes, lastID: this.lastID });
+      });
+    });
+  }
+
+  async all<T>(sql: string, params: Params = []): Promise<T[]> {
+    const statement = await this.statement(sql);
+    return new Promise((resolve, reject) => {
+      statement.all(params as unknown[], (error: Error | null, rows: T[]) =>
+        error ? reject(error) : resolve(rows),
+      );
+    });
+  }
+
+  /** The first row, or undefined. Reads all rows of the statement: use it for single-row queries. */
+  async get<T>(sql: string, params: Params = []): Promise<T | undefined> {
+    return (await this.all<T>(sql, params))[0];
+  }
+
+  /** Runs several statements without parameters (pragmas, migrations). */
+  exec(sql: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.db.exec(sql, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  async close(): Promise<void> {
+    const statements = await Promise.allSettled(this.statements.values());
+    await Promise.all(
+      statements.map((s) =>
+        s.status === 'fulfilled'
+          ? new Promise<void>((resolve) => s.value.finalize(() => resolve()))
+          : undefined,
+      ),
+    );
+    this.statements.clear();
+    await new Promise<void>((resolve, reject) =>
+      this.db.close((error) => (error ? reject(error) : resolve())),
+    );
+  }
+}
+
+/** SQLITE_BUSY and friends: the database was locked past the busy timeout. */
+export function isBusy(error: unknown): boolean {
+  return error instanceof Error && /SQLITE_BUSY|SQLITE_LOCKED/.test(error.message);
+}
+
+export function isConstraint(error: unknown, index?: string): boolean {
+  return (
+    error instanceof Error &&
+    /SQLITE_CONSTRAINT/.test(error.message) &&
+    (index === undefined || error.message.includes(index))
+  );
+}

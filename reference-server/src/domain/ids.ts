@@ -1,0 +1,15 @@
+import { BASE62_ALPHABET, IdPrefix, randomString } from '@waitlistkit/protocol';
+
+export type IdKind = keyof typeof IdPrefix;
+
+/** A new id: the kind's prefix and 16 base62 characters (95 bits, no coordination needed). */
+export function newId(kind: IdKind): string {
+  return IdPrefix[kind] + randomString(BASE62_ALPHABET, 16);
+}
+
+const URL_SAFE = `${BASE62_ALPHABET}-_`;
+
+/** A capability token: 24 URL-safe characters, 144 random bits (contract §7 asks for ≥ 128). */
+export function newStatusToken(): string {
+  return randomString(URL_SAFE, 24);
+}

@@ -1,0 +1,80 @@
+/** Waitlist settings (operations.md), their defaults and the rules for changing them. */
+import {
+  CHALLENGE_DEFAULT_MIN_AGE_MS,
+  IP_RATE_LIMIT_DEFAULT,
+  POW_DEFAULT_DIFFICULTY,
+} from '@waitlistkit/protocol';
+import { ServiceError } from './errors.js';
+
+export interface WaitlistSettings {
+  referrals: boolean;
+  origins: string[];
+  challenge: boolean;
+  challenge_min_age_ms: number;
+  pow: boolean;
+  pow_difficulty: number;
+  ip_limit: number;
+  referral_boost: number;
+  email_throttle: boolean;
+  mx_check: boolean;
+  block_disposable: boolean;
+  disposable_domains: string[];
+  geo_allow: string[];
+  geo_deny: string[];
+}
+
+export const DEFAULT_SETTINGS: Readonly<WaitlistSettings> = Object.freeze({
+  referrals: false,
+  origins: [],
+  challenge: false,
+  challenge_min_age_ms: CHALLENGE_DEFAULT_MIN_AGE_MS,
+  pow: false,
+  pow_difficulty: POW_DEFAULT_DIFFICULTY,
+  ip_limit: IP_RATE_LIMIT_DEFAULT,
+  referral_boost: 0,
+  email_throttle: false,
+  mx_check: false,
+  block_disposable: false,
+  disposable_domains: [],
+  geo_allow: [],
+  geo_deny: [],
+});
+
+export type SettingsPatch = Partial<WaitlistSettings>;
+
+export const SETTING_KEYS = Object.keys(DEFAULT_SETTINGS) as (keyof WaitlistSettings)[];
+
+/** Applies a patch; geo rules are an allow list or a deny list, never both. */
+export function applySettings(current: WaitlistSettings, patch: SettingsPatch): WaitlistSettings {
+  if ((patch.geo_allow?.length ?? 0) > 0 && (patch.geo_deny?.length ?? 0) > 0) {
+    throw new ServiceError(
+      'usage_error',
+      'Geo rules are an allow list or a deny list, not both: give --geo-allow or --geo-deny.',
+      400,
+      true,
+    );
+  }
+  const next: WaitlistSettings = { ...current };
+  for (const key of SETTING_KEYS) {
+    if (patch[key] !== undefined) (next as unknown as Record<string, unknown>)[key] = patch[key];
+  }
+  if (next.geo_allow.length > 0 && next.geo_deny.length > 0) {
+    const kept = patch.geo_allow !== undefined ? 'deny' : 'allow';
+    throw new ServiceError(
+      'conflict',
+      `This waitlist already has a geo ${kept} list; clear it first (--geo-${kept} "") or set the same kind.`,
+      409,
+    );
+  }
+  return next;
+}
+
+/** Settings read back from storage: unknown keys dropped, missing ones defaulted (older rows). */
+export function settingsFromJson(text: string): WaitlistSettings {
+  const stored = JSON.parse(text) as Record<string, unknown>;
+  const settings = { ...DEFAULT_SETTINGS } as WaitlistSettings;
+  for (const key of SETTING_KEYS) {
+    if (stored[key] !== undefined) (settings as unknown as Record<string, unknown>)[key] = stored[key];
+  }
+  return settings;
+}

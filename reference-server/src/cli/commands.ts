@@ -4,13 +4,23 @@
  */
 import {
   KEY_PRESETS,
+  type KeyPreset,
   PLANS,
+  type Plan,
   POW_MAX_DIFFICULTY,
   POW_MIN_DIFFICULTY,
   REFERRAL_BOOST_MAX,
 } from '@waitlistkit/protocol';
 import { parseCountry } from '../domain/countries.js';
 import { parseOrigin } from '../domain/origins.js';
+import type { SettingsPatch } from '../domain/settings.js';
+import { serve } from '../serve.js';
+import { Admin } from '../services/admin.js';
+import { systemClock } from '../services/clock.js';
+import { openDatabase } from '../services/database.js';
+import { keyJson } from '../store/keys.js';
+import type { Role } from '../store/operators.js';
+import { waitlistJson } from '../store/waitlists.js';
 import type { OptionSpec, ParsedOptions } from './options.js';
 
 export interface CommandContext {
@@ -18,7 +28,7 @@ export interface CommandContext {
   db: string;
   env: Record<string, string | undefined>;
   /** Where `serve` writes its logs and the demo's one-time credentials. */
-  log: (text: string) => void;
+  stdout: (text: string) => void;
 }
 
 export interface Command {
@@ -124,9 +134,33 @@ export const WAITLIST_SETTING_OPTIONS: OptionSpec[] = [
   },
 ];
 
-function notYet(): Promise<never> {
-  return Promise.reject(new Error('not yet implemented'));
+/** Runs `fn` with the service layer on the command's database, closing it afterwards. */
+async function withAdmin<T>(context: CommandContext, fn: (admin: Admin) => Promise<T>): Promise<T> {
+  const db = await openDatabase(context.db, { separateReader: false });
+  try {
+    return await fn(new Admin(db, systemClock));
+  } finally {
+    await db.close();
+  }
 }
+
+const str = (o: ParsedOptions, name: string) => o[name] as string;
+const optionalStr = (o: ParsedOptions, name: string) => o[name] as string | undefined;
+
+/** `--pow-difficulty 20` → `{ pow_difficulty: 20 }`: setting names are the option names in snake case. */
+function settingsPatch(options: ParsedOptions): SettingsPatch {
+  const patch: Record<string, unknown> = {};
+  for (const spec of WAITLIST_SETTING_OPTIONS) {
+    if (options[spec.name] !== undefined) patch[spec.name.replaceAll('-', '_')] = options[spec.name];
+  }
+  return patch as SettingsPatch;
+}
+
+const tenantJson = (t: { id: string; name: string; plan: Plan }) => ({
+  id: t.id,
+  name: t.name,
+  plan: t.plan,
+});
 
 export const COMMANDS: Command[] = [
   {
@@ -155,7 +189,18 @@ export const COMMANDS: Command[] = [
         description: 'on an empty database, create a demo tenant, admin, waitlist and key, and print them',
       },
     ],
-    run: notYet,
+    run: (o, context) =>
+      serve({
+        db: context.db,
+        port: o.port as number | undefined,
+        host: optionalStr(o, 'host'),
+        baseUrl: optionalStr(o, 'base-url'),
+        appUrl: optionalStr(o, 'app-url'),
+        trustProxy: o['trust-proxy'] === true,
+        demo: o.demo === true,
+        env: context.env,
+        stdout: context.stdout,
+      }),
   },
   {
     name: 'tenant create',
@@ -164,13 +209,19 @@ export const COMMANDS: Command[] = [
       { name: 'name', kind: 'string', placeholder: 'NAME', required: true, description: 'display name' },
       planOption,
     ],
-    run: notYet,
+    run: (o, context) =>
+      withAdmin(context, async (admin) =>
+        tenantJson(await admin.createTenant(str(o, 'name'), str(o, 'plan') as Plan)),
+      ),
   },
   {
     name: 'tenant set-plan',
     summary: "change a tenant's plan (takes effect on the next request)",
     options: [idOption('tenant', 'tenant', 'ten_'), planOption],
-    run: notYet,
+    run: (o, context) =>
+      withAdmin(context, async (admin) =>
+        tenantJson(await admin.setPlan(str(o, 'tenant'), str(o, 'plan') as Plan)),
+      ),
   },
   {
     name: 'operator create',
@@ -200,7 +251,22 @@ export const COMMANDS: Command[] = [
         description: 'sign-in password (generated and printed when omitted)',
       },
     ],
-    run: notYet,
+    run: (o, context) =>
+      withAdmin(context, async (admin) => {
+        const { operator, password } = await admin.createOperator({
+          tenantId: str(o, 'tenant'),
+          email: str(o, 'email'),
+          role: str(o, 'role') as Role,
+          password: optionalStr(o, 'password'),
+        });
+        const shown = {
+          id: operator.id,
+          tenant_id: operator.tenant_id,
+          email: operator.email,
+          role: operator.role,
+        };
+        return password === undefined ? shown : { ...shown, password };
+      }),
   },
   {
     name: 'waitlist create',
@@ -210,7 +276,10 @@ export const COMMANDS: Command[] = [
       { name: 'name', kind: 'string', placeholder: 'NAME', required: true, description: 'display name' },
       ...WAITLIST_SETTING_OPTIONS,
     ],
-    run: notYet,
+    run: (o, context) =>
+      withAdmin(context, async (admin) =>
+        waitlistJson(await admin.createWaitlist(str(o, 'tenant'), str(o, 'name'), settingsPatch(o))),
+      ),
   },
   {
     name: 'waitlist update',
@@ -220,13 +289,24 @@ export const COMMANDS: Command[] = [
       { name: 'name', kind: 'string', placeholder: 'NAME', description: 'display name' },
       ...WAITLIST_SETTING_OPTIONS,
     ],
-    run: notYet,
+    run: (o, context) =>
+      withAdmin(context, async (admin) =>
+        waitlistJson(
+          await admin.updateWaitlist(str(o, 'waitlist'), {
+            name: optionalStr(o, 'name'),
+            patch: settingsPatch(o),
+          }),
+        ),
+      ),
   },
   {
     name: 'waitlist archive',
     summary: 'archive a waitlist (both APIs answer 404 for it afterwards)',
     options: [idOption('waitlist', 'waitlist', 'wl_')],
-    run: notYet,
+    run: (o, context) =>
+      withAdmin(context, async (admin) =>
+        waitlistJson(await admin.updateWaitlist(str(o, 'waitlist'), { archive: true })),
+      ),
   },
   {
     name: 'key create',
@@ -248,25 +328,36 @@ export const COMMANDS: Command[] = [
         description: 'full (read and write) or read-only',
       },
     ],
-    run: notYet,
+    run: (o, context) =>
+      withAdmin(context, async (admin) => {
+        const { key, value } = await admin.createKey(
+          str(o, 'operator'),
+          str(o, 'name'),
+          str(o, 'preset') as KeyPreset,
+        );
+        return { ...keyJson(key), value };
+      }),
   },
   {
     name: 'key revoke',
     summary: 'revoke an API key as an admin operator (immediate)',
     options: [idOption('operator', 'operator acting', 'op_'), idOption('key', 'key', 'key_')],
-    run: notYet,
+    run: (o, context) =>
+      withAdmin(context, async (admin) => keyJson(await admin.revokeKey(str(o, 'operator'), str(o, 'key')))),
   },
   {
     name: 'key list',
     summary: "list a tenant's keys (never their values)",
     options: [idOption('tenant', 'tenant', 'ten_')],
-    run: notYet,
+    run: (o, context) =>
+      withAdmin(context, async (admin) => ({ items: (await admin.listKeys(str(o, 'tenant'))).map(keyJson) })),
   },
   {
     name: 'activity',
     summary: "a tenant's activity log, newest first",
     options: [idOption('tenant', 'tenant', 'ten_')],
-    run: notYet,
+    run: (o, context) =>
+      withAdmin(context, async (admin) => ({ items: await admin.activity(str(o, 'tenant')) })),
   },
 ];
 

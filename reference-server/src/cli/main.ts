@@ -2,6 +2,8 @@
  * The command line as a function of its arguments and environment, so tests can run it in
  * process; `cli.ts` binds it to the real process.
  */
+import { isBusy } from '../db/sqlite.js';
+import { ServiceError } from '../domain/errors.js';
 import { COMMANDS, type Command, DB_OPTION } from './commands.js';
 import { commandHelp, programHelp } from './help.js';
 import { parseOptions, UsageError } from './options.js';
@@ -42,7 +44,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<void> {
     return;
   }
   const db = (parsed.options.db as string | undefined) ?? io.env.WAITLIST_DB ?? './data/waitlist.db';
-  const result = await command.run(parsed.options, { db, env: io.env, log: io.stderr });
+  const result = await command.run(parsed.options, { db, env: io.env, stdout: io.stdout });
   if (command.name !== 'serve') io.stdout(`${JSON.stringify(result)}\n`);
 }
 
@@ -52,11 +54,14 @@ export async function runCommandLine(argv: readonly string[], io: CliIo): Promis
     await dispatch(argv, io);
     return 0;
   } catch (error) {
-    const usage = error instanceof UsageError;
-    const code =
-      usage || (error instanceof Error && typeof (error as { code?: unknown }).code === 'string')
-        ? (error as Error & { code: string }).code
-        : 'internal_error';
+    const usage = error instanceof UsageError || (error instanceof ServiceError && error.usage);
+    const code = usage
+      ? 'usage_error'
+      : error instanceof ServiceError
+        ? error.code
+        : isBusy(error)
+          ? 'database_busy'
+          : 'internal_error';
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`${JSON.stringify({ error: { code, message } })}\n`);
     return usage ? 2 : 1;

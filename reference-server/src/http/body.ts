@@ -1,0 +1,78 @@
+/**
+ * Reading a JSON body after the cheap checks have passed (contract §2: 413/415/400 come after
+ * 404 and 429). Limits are enforced while reading, so a huge body costs at most 16 KiB.
+ */
+import type { IncomingMessage } from 'node:http';
+import { BODY_MAX_BYTES, ErrorCode } from '@waitlistkit/protocol';
+import { errorOutcome, type Outcome } from '../domain/checks.js';
+
+export type BodyResult = { ok: true; value: unknown } | { ok: false; outcome: Outcome };
+
+const tooLarge = (): BodyResult => ({
+  ok: false,
+  outcome: errorOutcome(ErrorCode.payloadTooLarge, `The body is larger than ${BODY_MAX_BYTES} bytes.`),
+});
+
+function isJsonMediaType(header: string | undefined): boolean {
+  if (!header) return false;
+  const [type, ...params] = header.split(';').map((part) => part.trim().toLowerCase());
+  if (type !== 'application/json') return false;
+  return params.every((p) => !p.startsWith('charset=') || p === 'charset=utf-8' || p === 'charset="utf-8"');
+}
+
+function readRaw(req: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (value: Buffer | 'too_large') => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        // Stop buffering; the rest of the upload is drained and discarded.
+        req.resume();
+        finish('too_large');
+      } else chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => finish(Buffer.concat(chunks)));
+    req.once('error', (error) => (done ? undefined : reject(error)));
+    req.once('aborted', () => (done ? undefined : reject(new Error('request aborted'))));
+  });
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+export async function readJsonBody(req: IncomingMessage, limit = BODY_MAX_BYTES): Promise<BodyResult> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return tooLarge();
+  const raw = await readRaw(req, limit);
+  if (raw === 'too_large') return tooLarge();
+  if (!isJsonMediaType(req.headers['content-type'])) {
+    return {
+      ok: false,
+      outcome: errorOutcome(
+        ErrorCode.unsupportedMediaType,
+        'Send the body as JSON with Content-Type: application/json.',
+      ),
+    };
+  }
+  let text: string;
+  try {
+    text = decoder.decode(raw);
+  } catch {
+    return { ok: false, outcome: errorOutcome(ErrorCode.invalidRequest, 'The body is not valid UTF-8.') };
+  }
+  if (text.trim() === '')
+    return { ok: false, outcome: errorOutcome(ErrorCode.invalidRequest, 'The body is empty.') };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, outcome: errorOutcome(ErrorCode.invalidRequest, 'The body is not valid JSON.') };
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The shell of every server-rendered page: accessible, readable on a phone, light and dark, and
+ * a strict Content Security Policy whose nonce lets only our own inline style and script run.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ComponentChildren } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+
+export const BASE_CSS = `
+:root { color-scheme: light dark; --fg: #1a1a1a; --bg: #fafafa; --card: #fff; --muted: #5c5c5c; --accent: #3b4cca; --border: #d6d6d6; }
+@media (prefers-color-scheme: dark) { :root { --fg: #f0f0f0; --bg: #121212; --card: #1e1e1e; --muted: #b0b0b0; --accent: #9aa6ff; --border: #3a3a3a; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
+main { max-width: 36rem; margin: 0 auto; padding: 2rem 1rem; }
+.card { background: var(--card); border: 1px solid var(--border); border-radius: 12px; padding: 1.5rem; }
+h1 { font-size: 1.5rem; line-height: 1.25; margin: 0 0 1rem; }
+.muted { color: var(--muted); }
+a { color: var(--accent); }
+button, input { font: inherit; }
+button { cursor: pointer; border: 1px solid var(--accent); background: var(--accent); color: var(--card); border-radius: 8px; padding: 0.5rem 1rem; min-height: 44px; }
+button:focus-visible, input:focus-visible, a:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+input { width: 100%; padding: 0.5rem 0.75rem; border: 1px solid var(--muted); border-radius: 8px; background: var(--bg); color: var(--fg); min-height: 44px; }
+`;
+
+export interface Page {
+  html: string;
+  headers: Record<string, string>;
+}
+
+export function renderPage(
+  title: string,
+  body: (nonce: string) => ComponentChildren,
+  { css = '', script = '', extraCsp = '' }: { css?: string; script?: string; extraCsp?: string } = {},
+): Page {
+  const nonce = randomBytes(16).toString('base64');
+  const html = `<!doctype html>${renderToString(
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        <title>{title}</title>
+        <style nonce={nonce} dangerouslySetInnerHTML={{ __html: BASE_CSS + css }} />
+      </head>
+      <body>
+        {body(nonce)}
+        {script ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: script }} /> : null}
+      </body>
+    </html>,
+  )}`;
+  return {
+    html,
+    headers: {
+      'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'${extraCsp}`,
+      'Referrer-Policy': 'no-referrer',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+    },
+  };
+}

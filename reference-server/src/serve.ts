@@ -1,0 +1,159 @@
+/**
+ * `waitlist-server serve`: opens the database, starts HTTP, optionally seeds the demo, and on
+ * SIGINT/SIGTERM stops accepting, lets requests in flight finish, commits what is queued and
+ * closes the database.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { KEY_RATE_LIMIT_DEFAULT } from '@waitlistkit/protocol';
+import { ServiceError } from './domain/errors.js';
+import { createApp } from './http/app.js';
+import { systemClock } from './services/clock.js';
+import { openDatabase } from './services/database.js';
+import { seedDemo } from './services/demo.js';
+import { createLogger, type LogLevel } from './services/logger.js';
+import { MxChecker, parseDnsServers } from './services/mx.js';
+import { createServices } from './services/services.js';
+import { putMetaOnce } from './store/meta.js';
+import { forgetExpiredTokens } from './store/used-tokens.js';
+
+export interface ServeOptions {
+  db: string;
+  port?: number | undefined;
+  host?: string | undefined;
+  baseUrl?: string | undefined;
+  appUrl?: string | undefined;
+  trustProxy: boolean;
+  demo: boolean;
+  env: Record<string, string | undefined>;
+  stdout: (text: string) => void;
+  /** Resolves when the server should stop; defaults to the first SIGINT or SIGTERM. */
+  stopSignal?: Promise<void>;
+}
+
+function envInt(
+  env: Record<string, string | undefined>,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ServiceError(
+      'usage_error',
+      `${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}.`,
+      400,
+      true,
+    );
+  }
+  return Number(raw);
+}
+
+function envUrl(env: Record<string, string | undefined>, name: string): string | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href.replace(/\/$/, '');
+  } catch {}
+  throw new ServiceError(
+    'usage_error',
+    `${name} must be an http(s) URL, not ${JSON.stringify(raw)}.`,
+    400,
+    true,
+  );
+}
+
+function logLevel(raw: string | undefined): LogLevel {
+  if (raw === undefined || raw === '') return 'requests';
+  if (raw === 'requests' || raw === 'quiet') return raw;
+  throw new ServiceError(
+    'usage_error',
+    `WAITLIST_LOG must be requests or quiet, not ${JSON.stringify(raw)}.`,
+    400,
+    true,
+  );
+}
+
+/** The first SIGINT or SIGTERM; later ones are ignored while the shutdown runs its course. */
+function signals(): Promise<void> {
+  return new Promise((resolve) => {
+    process.on('SIGINT', () => resolve());
+    process.on('SIGTERM', () => resolve());
+  });
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server.address() as AddressInfo));
+  });
+}
+
+export async function serve(options: ServeOptions): Promise<void> {
+  const { env } = options;
+  const port = options.port ?? envInt(env, 'PORT', 0, 65_535) ?? 8787;
+  const host = options.host ?? env.HOST ?? '127.0.0.1';
+  const keyRateLimit = envInt(env, 'WAITLIST_KEY_RATE_LIMIT', 1, 1_000_000) ?? KEY_RATE_LIMIT_DEFAULT;
+  const configuredBase = options.baseUrl ?? envUrl(env, 'BASE_URL');
+  const configuredApp = options.appUrl ?? envUrl(env, 'APP_URL');
+  const log = createLogger(options.stdout, logLevel(env.WAITLIST_LOG));
+  if (env.WAITLIST_SECRET !== undefined && env.WAITLIST_SECRET.length < 16) {
+    throw new ServiceError('usage_error', 'WAITLIST_SECRET must be at least 16 characters.', 400, true);
+  }
+  const stop = options.stopSignal ?? signals();
+
+  const db = await openDatabase(options.db);
+  const secret =
+    env.WAITLIST_SECRET ??
+    (await db.writer.submit((tx) => putMetaOnce(tx, 'token_secret', randomBytes(32).toString('base64url'))));
+  const mx = new MxChecker(parseDnsServers(env.WAITLIST_DNS_SERVERS), (domain, code) =>
+    log.info('mx check inconclusive, signup let through', { domain, code }),
+  );
+  const config = { baseUrl: '', appUrl: '', trustProxy: options.trustProxy, keyRateLimit };
+  const services = createServices({ db, clock: systemClock, secret, config, log, mx });
+
+  let demoWaitlistId: string | undefined;
+  const app = createApp(services, {
+    get demoWaitlistId() {
+      return demoWaitlistId;
+    },
+  });
+  const server = createServer(app);
+  server.keepAliveTimeout = 5000;
+  const address = await listen(server, port, host);
+  const shownHost =
+    host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  config.baseUrl = configuredBase ?? `http://${shownHost}:${address.port}`;
+  config.appUrl = configuredApp ?? config.baseUrl;
+
+  if (options.demo) {
+    const demo = await seedDemo(services, new URL(config.baseUrl).origin);
+    demoWaitlistId = demo.waitlistId;
+    if (demo.created) options.stdout(demo.announcement);
+  }
+
+  const sweeper = setInterval(() => {
+    const now = systemClock.now();
+    for (const limiter of Object.values(services.limiters)) limiter.sweep(now);
+    db.writer.submit((tx) => forgetExpiredTokens(tx, now), { savepoint: false }).catch(() => undefined);
+  }, 60_000);
+  sweeper.unref();
+
+  log.info('listening', { url: config.baseUrl, port: address.port, app_url: config.appUrl });
+
+  await stop;
+  log.info('stopping');
+  clearInterval(sweeper);
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    // Requests still running after 10 s are cut off rather than holding the shutdown forever.
+    setTimeout(() => server.closeAllConnections(), 10_000).unref();
+  });
+  mx.cancel();
+  await db.close();
+  log.info('stopped');
+}

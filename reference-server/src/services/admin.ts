@@ -1,0 +1,260 @@
+/**
+ * What operators do: tenants, plans, operators, waitlists, API keys, the activity log. The
+ * command line and the dashboard both call this, so a rule (admins only, plans, the log) holds
+ * whichever door is used. Every write is one committer job: atomic, and ordered with the
+ * server's signups.
+ */
+import { createHash } from 'node:crypto';
+import {
+  API_KEY_LISTED_LENGTH,
+  checkEmail,
+  generateApiKey,
+  KEY_PRESETS,
+  type KeyPreset,
+  type Plan,
+  planAllowsApi,
+} from '@waitlistkit/protocol';
+import { conflict, featureNotAllowed, forbidden, invalid, notFound } from '../domain/errors.js';
+import { applySettings, DEFAULT_SETTINGS, type SettingsPatch } from '../domain/settings.js';
+import { type ActivityFilter, appendActivity, listActivity } from '../store/activity.js';
+import { type ApiKey, getKey, insertKey, listKeys, revokeKey } from '../store/keys.js';
+import {
+  findOperatorByEmail,
+  getOperator,
+  insertOperator,
+  type Operator,
+  type Role,
+} from '../store/operators.js';
+import { getTenant, insertTenant, type Tenant, updatePlan } from '../store/tenants.js';
+import { getWaitlist, insertWaitlist, saveWaitlist, type Waitlist } from '../store/waitlists.js';
+import type { Clock } from './clock.js';
+import type { Database } from './database.js';
+import { generatePassword, hashPassword, PASSWORD_MIN_LENGTH } from './passwords.js';
+
+export const hashKey = (value: string) => createHash('sha256').update(value).digest('hex');
+
+function cleanName(name: string, what: string): string {
+  const value = name.trim();
+  if (value === '' || value.length > 200) throw invalid(`The ${what} name must be 1 to 200 characters.`);
+  return value;
+}
+
+export class Admin {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  private async tenant(id: string): Promise<Tenant> {
+    const tenant = await getTenant(this.db.reader, id);
+    if (!tenant) throw notFound('tenant', id);
+    return tenant;
+  }
+
+  async operator(id: string): Promise<Operator> {
+    const operator = await getOperator(this.db.reader, id);
+    if (!operator) throw notFound('operator', id);
+    return operator;
+  }
+
+  createTenant(name: string, plan: Plan): Promise<Tenant> {
+    const clean = cleanName(name, 'tenant');
+    return this.db.writer.submit((db) => insertTenant(db, clean, plan, this.clock.now()), {
+      savepoint: false,
+    });
+  }
+
+  async setPlan(tenantId: string, plan: Plan): Promise<Tenant> {
+    return this.db.writer.submit(async (db) => {
+      if (!(await updatePlan(db, tenantId, plan))) throw notFound('tenant', tenantId);
+      return (await getTenant(db, tenantId)) as Tenant;
+    });
+  }
+
+  async createOperator(fields: {
+    tenantId: string;
+    email: string;
+    role: Role;
+    password?: string | undefined;
+  }): Promise<{ operator: Operator; password?: string }> {
+    await this.tenant(fields.tenantId);
+    const email = checkEmail(fields.email);
+    if (!email.ok) throw invalid(`--email: ${email.reason}`);
+    if (fields.password !== undefined && fields.password.length < PASSWORD_MIN_LENGTH) {
+      throw invalid(`The password must be at least ${PASSWORD_MIN_LENGTH} characters.`);
+    }
+    const password = fields.password ?? generatePassword();
+    const passwordHash = await hashPassword(password);
+    const operator = await this.db.writer.submit(async (db) => {
+      if (await findOperatorByEmail(db, email.normalized)) {
+        throw conflict(`An operator with the email ${email.email} exists already.`);
+      }
+      return insertOperator(
+        db,
+        {
+          tenantId: fields.tenantId,
+          email: email.email,
+          emailNorm: email.normalized,
+          role: fields.role,
+          passwordHash,
+        },
+        this.clock.now(),
+      );
+    });
+    return fields.password === undefined ? { operator, password } : { operator };
+  }
+
+  async createWaitlist(tenantId: string, name: string, patch: SettingsPatch): Promise<Waitlist> {
+    await this.tenant(tenantId);
+    const clean = cleanName(name, 'waitlist');
+    const settings = applySettings({ ...DEFAULT_SETTINGS }, patch);
+    return this.db.writer.submit((db) => insertWaitlist(db, tenantId, clean, settings, this.clock.now()), {
+      savepoint: false,
+    });
+  }
+
+  async waitlist(id: string): Promise<Waitlist> {
+    const waitlist = await getWaitlist(this.db.reader, id);
+    if (!waitlist) throw notFound('waitlist', id);
+    return waitlist;
+  }
+
+  /** Reads and writes in one transaction, so two concurrent updates cannot lose each other's settings. */
+  updateWaitlist(
+    id: string,
+    change: { name?: string | undefined; patch?: SettingsPatch; archive?: boolean },
+  ) {
+    const name = change.name === undefined ? undefined : cleanName(change.name, 'waitlist');
+    return this.db.writer.submit(async (db) => {
+      const before = await getWaitlist(db, id);
+      if (!before) throw notFound('waitlist', id);
+      return saveWaitlist(
+        db,
+        before,
+        {
+          name: name ?? before.name,
+          settings: applySettings(before.settings, change.patch ?? {}),
+          archived: change.archive === true || before.archived,
+        },
+        this.clock.now(),
+      );
+    });
+  }
+
+  /**
+   * Creates a key as `operatorId`. Members are refused (`forbidden`), tenants without API access
+   * too (`feature_not_allowed`); refusals are logged with the operator as well as successes.
+   */
+  async createKey(
+    operatorId: string,
+    name: string,
+    preset: KeyPreset,
+  ): Promise<{ key: ApiKey; value: string }> {
+    const operator = await this.operator(operatorId);
+    const clean = cleanName(name, 'key');
+    const value = generateApiKey();
+    const result = await this.db.writer.submit(async (db) => {
+      const tenant = (await getTenant(db, operator.tenant_id)) as Tenant;
+      const actor = { type: 'operator' as const, id: operator.id, name: operator.email };
+      const refusal =
+        operator.role !== 'admin'
+          ? forbidden('Only admins can create API keys.')
+          : !planAllowsApi(tenant.plan)
+            ? featureNotAllowed(`API keys need the Pro or Team plan; this tenant is on ${tenant.plan}.`)
+            : undefined;
+      const now = this.clock.now();
+      if (refusal) {
+        await appendActivity(
+          db,
+          {
+            tenantId: tenant.id,
+            actor,
+            action: 'key.create_refused',
+            details: { name: clean, reason: refusal.code },
+          },
+          now,
+        );
+        // Resolved, not thrown: throwing would roll the job back, log entry included.
+        return { refusal };
+      }
+      const key = await insertKey(
+        db,
+        {
+          tenantId: tenant.id,
+          name: clean,
+          prefix: value.slice(0, API_KEY_LISTED_LENGTH),
+          hash: hashKey(value),
+          scopes: KEY_PRESETS[preset],
+          createdBy: operator.id,
+        },
+        now,
+      );
+      await appendActivity(
+        db,
+        {
+          tenantId: tenant.id,
+          actor,
+          action: 'key.created',
+          subjectId: key.id,
+          details: { name: key.name, prefix: key.prefix, scopes: key.scopes },
+        },
+        now,
+      );
+      return { key, value };
+    });
+    if ('refusal' in result) throw result.refusal;
+    return result;
+  }
+
+  /** Revokes a key of the operator's tenant; immediate for every request that reads it afterwards. */
+  async revokeKey(operatorId: string, keyId: string): Promise<ApiKey> {
+    const operator = await this.operator(operatorId);
+    const result = await this.db.writer.submit(async (db) => {
+      const key = await getKey(db, keyId);
+      if (!key || key.tenant_id !== operator.tenant_id) throw notFound('key', keyId);
+      const actor = { type: 'operator' as const, id: operator.id, name: operator.email };
+      const now = this.clock.now();
+      if (operator.role !== 'admin') {
+        await appendActivity(
+          db,
+          {
+            tenantId: key.tenant_id,
+            actor,
+            action: 'key.revoke_refused',
+            subjectId: key.id,
+            details: { name: key.name, reason: 'forbidden' },
+          },
+          now,
+        );
+        return { refusal: forbidden('Only admins can revoke API keys.') };
+      }
+      if (key.state === 'active') {
+        await revokeKey(db, key.id, operator.id, now);
+        await appendActivity(
+          db,
+          {
+            tenantId: key.tenant_id,
+            actor,
+            action: 'key.revoked',
+            subjectId: key.id,
+            details: { name: key.name, prefix: key.prefix },
+          },
+          now,
+        );
+      }
+      return (await getKey(db, key.id)) as ApiKey;
+    });
+    if ('refusal' in result) throw result.refusal;
+    return result;
+  }
+
+  async listKeys(tenantId: string): Promise<ApiKey[]> {
+    await this.tenant(tenantId);
+    return listKeys(this.db.reader, tenantId);
+  }
+
+  async activity(tenantId: string, filter: ActivityFilter = {}) {
+    await this.tenant(tenantId);
+    return listActivity(this.db.reader, tenantId, filter);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The demo of the README's first command: on an empty database, a tenant on Pro, an admin, a
+ * waitlist with referrals whose origin allowlist holds the demo page's own origin, and a key.
+ * Secrets are printed once, here; they are stored only as hashes.
+ */
+import { getMeta, putMetaOnce } from '../store/meta.js';
+import { countTenants } from '../store/tenants.js';
+import type { Services } from './services.js';
+
+export interface DemoSeed {
+  waitlistId: string | undefined;
+  created: boolean;
+  announcement: string;
+}
+
+export async function seedDemo(services: Services, origin: string): Promise<DemoSeed> {
+  const { admin, db } = services;
+  const existing = await getMeta(db.reader, 'demo_waitlist_id');
+  if (existing) {
+    const waitlist = await admin.waitlist(existing).catch(() => undefined);
+    // The port may differ from the first run: keep the demo page's origin allowlisted.
+    if (waitlist && !waitlist.settings.origins.includes(origin)) {
+      await admin.updateWaitlist(existing, { patch: { origins: [...waitlist.settings.origins, origin] } });
+    }
+    return { waitlistId: waitlist?.id, created: false, announcement: '' };
+  }
+  if ((await countTenants(db.reader)) > 0) return { waitlistId: undefined, created: false, announcement: '' };
+
+  const tenant = await admin.createTenant('Demo', 'pro');
+  const { operator, password } = await admin.createOperator({
+    tenantId: tenant.id,
+    email: 'admin@demo.example',
+    role: 'admin',
+  });
+  const waitlist = await admin.createWaitlist(tenant.id, 'Demo waitlist', {
+    referrals: true,
+    origins: [origin],
+  });
+  const { value } = await admin.createKey(operator.id, 'Demo backend', 'full');
+  await db.writer.submit((tx) => putMetaOnce(tx, 'demo_waitlist_id', waitlist.id));
+  const announcement = [
+    '',
+    '  Demo created (shown once; only hashes are stored):',
+    `    demo page      ${origin}/`,
+    `    dashboard      ${origin}/dashboard   sign in as ${operator.email} / ${password}`,
+    `    tenant         ${tenant.id} (plan pro)`,
+    `    waitlist       ${waitlist.id} (referrals on, origin ${origin})`,
+    `    API key        ${value}`,
+    `    try it         curl -H "Authorization: Bearer ${value}" ${services.config.baseUrl}/v1/api/waitlists/${waitlist.id}/subscribers`,
+    '',
+  ].join('\n');
+  return { waitlistId: waitlist.id, created: true, announcement: `${announcement}\n` };
+}

@@ -1,0 +1,94 @@
+import type { Connection } from '../db/sqlite.js';
+import { isoNow } from './time.js';
+
+export type ActivityAction =
+  | 'key.created'
+  | 'key.revoked'
+  | 'key.create_refused'
+  | 'key.revoke_refused'
+  | 'subscriber.created'
+  | 'subscriber.matched';
+
+export interface ActivityEntry {
+  id: number;
+  at: string;
+  actor: { type: 'operator' | 'key'; id: string; name: string };
+  action: ActivityAction;
+  subject_id: string | null;
+  details: Record<string, unknown>;
+}
+
+interface Row {
+  id: number;
+  at: string;
+  actor_type: 'operator' | 'key';
+  actor_id: string;
+  actor_name: string;
+  action: ActivityAction;
+  subject_id: string | null;
+  details: string;
+}
+
+/** Appends an entry. Callers pass ids and names only: never a key value, status token or email. */
+export async function appendActivity(
+  db: Connection,
+  entry: {
+    tenantId: string;
+    actor: ActivityEntry['actor'];
+    action: ActivityAction;
+    subjectId?: string;
+    details?: object;
+  },
+  now: number,
+): Promise<void> {
+  await db.run(
+    'INSERT INTO activity (tenant_id, at, actor_type, actor_id, actor_name, action, subject_id, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      entry.tenantId,
+      isoNow(now),
+      entry.actor.type,
+      entry.actor.id,
+      entry.actor.name,
+      entry.action,
+      entry.subjectId ?? null,
+      JSON.stringify(entry.details ?? {}),
+    ],
+  );
+}
+
+export interface ActivityFilter {
+  actorType?: 'operator' | 'key';
+  actionPrefix?: string;
+  beforeId?: number;
+  limit?: number;
+}
+
+export async function listActivity(
+  db: Connection,
+  tenantId: string,
+  filter: ActivityFilter = {},
+): Promise<ActivityEntry[]> {
+  const rows = await db.all<Row>(
+    `SELECT id, at, actor_type, actor_id, actor_name, action, subject_id, details FROM activity
+      WHERE tenant_id = ?1
+        AND (?2 IS NULL OR actor_type = ?2)
+        AND (?3 IS NULL OR substr(action, 1, length(?3)) = ?3)
+        AND (?4 IS NULL OR id < ?4)
+      ORDER BY id DESC LIMIT ?5`,
+    [
+      tenantId,
+      filter.actorType ?? null,
+      filter.actionPrefix ?? null,
+      filter.beforeId ?? null,
+      filter.limit ?? 1000,
+    ],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    at: r.at,
+    actor: { type: r.actor_type, id: r.actor_id, name: r.actor_name },
+    action: r.action,
+    subject_id: r.subject_id,
+    details: JSON.parse(r.details) as Record<string, unknown>,
+  }));
+}

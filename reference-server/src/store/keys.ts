@@ -1,0 +1,137 @@
+import type { Plan, Scope } from '@waitlistkit/protocol';
+import type { Connection } from '../db/sqlite.js';
+import { newId } from '../domain/ids.js';
+import { isoNow } from './time.js';
+
+export type KeyState = 'active' | 'revoked';
+
+export interface ApiKey {
+  id: string;
+  tenant_id: string;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  state: KeyState;
+  created_at: string;
+  created_by: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+interface Row extends Omit<ApiKey, 'scopes'> {
+  scopes: string;
+}
+
+const COLUMNS =
+  'id, tenant_id, name, prefix, scopes, state, created_at, created_by, revoked_at, last_used_at';
+
+const fromRow = (row: Row): ApiKey => ({ ...row, scopes: JSON.parse(row.scopes) as Scope[] });
+
+/** The listed form of a key (operations.md): never its value or hash. */
+export function keyJson(key: ApiKey): Record<string, unknown> {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    scopes: key.scopes,
+    state: key.state,
+    created_at: key.created_at,
+    last_used_at: key.last_used_at,
+    revoked_at: key.revoked_at,
+  };
+}
+
+export async function insertKey(
+  db: Connection,
+  fields: {
+    tenantId: string;
+    name: string;
+    prefix: string;
+    hash: string;
+    scopes: readonly Scope[];
+    createdBy: string;
+  },
+  now: number,
+): Promise<ApiKey> {
+  const key: ApiKey = {
+    id: newId('key'),
+    tenant_id: fields.tenantId,
+    name: fields.name,
+    prefix: fields.prefix,
+    scopes: [...fields.scopes],
+    state: 'active',
+    created_at: isoNow(now),
+    created_by: fields.createdBy,
+    revoked_at: null,
+    last_used_at: null,
+  };
+  await db.run(
+    'INSERT INTO api_keys (id, tenant_id, name, prefix, hash, scopes, state, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      key.id,
+      key.tenant_id,
+      key.name,
+      key.prefix,
+      fields.hash,
+      JSON.stringify(key.scopes),
+      'active',
+      key.created_at,
+      key.created_by,
+    ],
+  );
+  return key;
+}
+
+export async function getKey(db: Connection, id: string): Promise<ApiKey | undefined> {
+  const row = await db.get<Row>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`, [id]);
+  return row && fromRow(row);
+}
+
+export async function listKeys(db: Connection, tenantId: string): Promise<ApiKey[]> {
+  const rows = await db.all<Row>(
+    `SELECT ${COLUMNS} FROM api_keys WHERE tenant_id = ? ORDER BY created_at DESC, id`,
+    [tenantId],
+  );
+  return rows.map(fromRow);
+}
+
+export async function revokeKey(db: Connection, id: string, operatorId: string, now: number): Promise<void> {
+  await db.run(
+    "UPDATE api_keys SET state = 'revoked', revoked_at = ?, revoked_by = ? WHERE id = ? AND state = 'active'",
+    [isoNow(now), operatorId, id],
+  );
+}
+
+export interface KeyGrant {
+  id: string;
+  tenant_id: string;
+  name: string;
+  hash: string;
+  scopes: Scope[];
+  state: KeyState;
+  plan: Plan;
+}
+
+/** The key with this hash and its tenant's plan, read fresh: revocations and plan changes apply at once. */
+export async function findKeyByHash(db: Connection, hash: string): Promise<KeyGrant | undefined> {
+  const row = await db.get<Omit<KeyGrant, 'scopes'> & { scopes: string }>(
+    `SELECT k.id, k.tenant_id, k.name, k.hash, k.scopes, k.state, t.plan
+       FROM api_keys k JOIN tenants t ON t.id = k.tenant_id WHERE k.hash = ?`,
+    [hash],
+  );
+  return row && { ...row, scopes: JSON.parse(row.scopes) as Scope[] };
+}
+
+export async function getGrant(
+  db: Connection,
+  keyId: string,
+): Promise<Pick<KeyGrant, 'state' | 'plan'> | undefined> {
+  return db.get(
+    `SELECT k.state, t.plan FROM api_keys k JOIN tenants t ON t.id = k.tenant_id WHERE k.id = ?`,
+    [keyId],
+  );
+}
+
+export async function touchKey(db: Connection, id: string, now: number): Promise<void> {
+  await db.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [isoNow(now), id]);
+}

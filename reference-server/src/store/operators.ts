@@ -1,0 +1,65 @@
+import type { Connection } from '../db/sqlite.js';
+import { newId } from '../domain/ids.js';
+import { isoNow } from './time.js';
+
+export type Role = 'admin' | 'member';
+
+export interface Operator {
+  id: string;
+  tenant_id: string;
+  email: string;
+  role: Role;
+  created_at: string;
+}
+
+export interface OperatorWithSecret extends Operator {
+  password_hash: string;
+}
+
+const COLUMNS = 'id, tenant_id, email, role, created_at';
+
+export async function insertOperator(
+  db: Connection,
+  fields: { tenantId: string; email: string; emailNorm: string; role: Role; passwordHash: string },
+  now: number,
+): Promise<Operator> {
+  const operator: Operator = {
+    id: newId('operator'),
+    tenant_id: fields.tenantId,
+    email: fields.email,
+    role: fields.role,
+    created_at: isoNow(now),
+  };
+  await db.run(
+    'INSERT INTO operators (id, tenant_id, email, email_norm, role, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [
+      operator.id,
+      fields.tenantId,
+      fields.email,
+      fields.emailNorm,
+      fields.role,
+      fields.passwordHash,
+      operator.created_at,
+    ],
+  );
+  return operator;
+}
+
+export function getOperator(db: Connection, id: string): Promise<Operator | undefined> {
+  return db.get<Operator>(`SELECT ${COLUMNS} FROM operators WHERE id = ?`, [id]);
+}
+
+export function findOperatorByEmail(
+  db: Connection,
+  emailNorm: string,
+): Promise<OperatorWithSecret | undefined> {
+  return db.get<OperatorWithSecret>(`SELECT ${COLUMNS}, password_hash FROM operators WHERE email_norm = ?`, [
+    emailNorm,
+  ]);
+}
+
+export function listOperators(db: Connection, tenantId: string): Promise<Operator[]> {
+  return db.all<Operator>(`SELECT ${COLUMNS} FROM operators WHERE tenant_id = ? ORDER BY created_at`, [
+    tenantId,
+  ]);
+}

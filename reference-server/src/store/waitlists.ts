@@ -1,0 +1,106 @@
+import type { Connection } from '../db/sqlite.js';
+import { newId } from '../domain/ids.js';
+import { settingsFromJson, type WaitlistSettings } from '../domain/settings.js';
+import { isoNow } from './time.js';
+
+export interface Waitlist {
+  id: string;
+  tenant_id: string;
+  name: string;
+  archived: boolean;
+  settings: WaitlistSettings;
+  created_at: string;
+  updated_at: string;
+}
+
+interface Row {
+  id: string;
+  tenant_id: string;
+  name: string;
+  archived: number;
+  settings: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = 'id, tenant_id, name, archived, settings, created_at, updated_at';
+
+const fromRow = (row: Row): Waitlist => ({
+  ...row,
+  archived: row.archived === 1,
+  settings: settingsFromJson(row.settings),
+});
+
+/** The shape the command line prints: settings flattened beside the identity. */
+export function waitlistJson(w: Waitlist): Record<string, unknown> {
+  return {
+    waitlist_id: w.id,
+    tenant_id: w.tenant_id,
+    name: w.name,
+    archived: w.archived,
+    ...w.settings,
+    created_at: w.created_at,
+    updated_at: w.updated_at,
+  };
+}
+
+export async function insertWaitlist(
+  db: Connection,
+  tenantId: string,
+  name: string,
+  settings: WaitlistSettings,
+  now: number,
+): Promise<Waitlist> {
+  const at = isoNow(now);
+  const waitlist: Waitlist = {
+    id: newId('waitlist'),
+    tenant_id: tenantId,
+    name,
+    archived: false,
+    settings,
+    created_at: at,
+    updated_at: at,
+  };
+  await db.run(
+    'INSERT INTO waitlists (id, tenant_id, name, archived, settings, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?)',
+    [waitlist.id, tenantId, name, JSON.stringify(settings), at, at],
+  );
+  return waitlist;
+}
+
+export async function getWaitlist(db: Connection, id: string): Promise<Waitlist | undefined> {
+  const row = await db.get<Row>(`SELECT ${COLUMNS} FROM waitlists WHERE id = ?`, [id]);
+  return row && fromRow(row);
+}
+
+export async function listWaitlists(db: Connection, tenantId: string): Promise<Waitlist[]> {
+  const rows = await db.all<Row>(`SELECT ${COLUMNS} FROM waitlists WHERE tenant_id = ? ORDER BY created_at`, [
+    tenantId,
+  ]);
+  return rows.map(fromRow);
+}
+
+/** Writes name and settings; when the boost changes, re-ranks the referrers in the same transaction. */
+export async function saveWaitlist(
+  db: Connection,
+  before: Waitlist,
+  after: { name: string; settings: WaitlistSettings; archived: boolean },
+  now: number,
+): Promise<Waitlist> {
+  const at = isoNow(now);
+  await db.run('UPDATE waitlists SET name = ?, settings = ?, archived = ?, updated_at = ? WHERE id = ?', [
+    after.name,
+    JSON.stringify(after.settings),
+    after.archived ? 1 : 0,
+    at,
+    before.id,
+  ]);
+  if (after.settings.referral_boost !== before.settings.referral_boost) {
+    // Only referrers' rank keys depend on the boost; everyone else's is their seq.
+    await db.run(
+      'UPDATE subscribers SET rank_key = seq - ? * referral_count WHERE waitlist_id = ? AND referral_count > 0',
+      [after.settings.referral_boost, before.id],
+    );
+  }
+  return { ...before, ...after, updated_at: at };
+}

@@ -1,1 +1,4 @@
+export * from './browser.js';
+export * from './dns.js';
 export * from './pnpm.js';
+export * from './server.js';

@@ -14,6 +14,22 @@ export function pnpmCommand(): [string, string[]] {
   return ['npx', ['-y', 'pnpm@10.34.8']];
 }
 
+/**
+ * The environment for a child server or command: ours, minus the variables the server reads
+ * (vitest sets BASE_URL=/ for Vite), plus what the test asks for.
+ */
+export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (/^(BASE_URL|APP_URL|PORT|HOST|WAITLIST_.*)$/.test(name)) delete env[name];
+  }
+  for (const [name, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
 export interface CliResult {
   code: number | null;
   stdout: string;
@@ -31,7 +47,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   return new Promise((resolve, reject) => {
     const child = spawn(command, [...prefix, '-s', 'waitlist-server', ...args], {
       cwd: WORKSPACE_ROOT,
-      env: { ...process.env, ...options.env },
+      env: childEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

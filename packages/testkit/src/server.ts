@@ -1,0 +1,152 @@
+/**
+ * A real reference server for tests: a child process on a temporary SQLite file, on a free
+ * port, started by the built command line (or through `pnpm -s waitlist-server` when a test is
+ * about that command). Tests talk to it over HTTP, like any client.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { childEnv, pnpmCommand, WORKSPACE_ROOT } from './pnpm.js';
+
+export const CLI_PATH = join(WORKSPACE_ROOT, 'reference-server/dist/cli.js');
+
+/** A fresh folder for a test's database; `cleanup` removes it. */
+export function tempDir(): { dir: string; db: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'waitlistkit-'));
+  return { dir, db: join(dir, 'waitlist.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: string;
+  child: ChildProcess;
+  /** Everything the server printed so far (its structured logs). */
+  output(): string;
+  /** Sends a signal and resolves with the exit status. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface StartOptions {
+  db: string;
+  env?: Record<string, string | undefined>;
+  args?: string[];
+  /** Start through `pnpm -s waitlist-server` instead of the built file directly. */
+  viaPnpm?: boolean;
+  timeoutMs?: number;
+}
+
+export function startServer(options: StartOptions): Promise<RunningServer> {
+  const args = ['serve', '--port', '0', '--db', options.db, ...(options.args ?? [])];
+  const [command, prefix] = options.viaPnpm
+    ? [pnpmCommand()[0], [...pnpmCommand()[1], '-s', 'waitlist-server']]
+    : [process.execPath, [CLI_PATH]];
+  const child = spawn(command, [...prefix, ...args], {
+    cwd: WORKSPACE_ROOT,
+    env: childEnv(options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in time:\n${output}`));
+    }, options.timeoutMs ?? 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const line = output.split('\n').find((l) => l.includes('"msg":"listening"'));
+      if (!line) return;
+      clearTimeout(timer);
+      const { url, port } = JSON.parse(line) as { url: string; port: number };
+      resolve({
+        url,
+        port,
+        db: options.db,
+        child,
+        output: () => output,
+        stop: (signal = 'SIGTERM') => {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          return exited;
+        },
+      });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${output}`));
+    });
+  });
+}
+
+/** Runs the built command line directly (fast; for setting up tests) and parses its JSON. */
+export function cli<T = Record<string, unknown>>(
+  args: readonly string[],
+  options: { db: string; env?: Record<string, string | undefined> },
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_PATH, ...args, '--db', options.db], {
+      cwd: WORKSPACE_ROOT,
+      env: childEnv(options.env),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      stdout += c;
+    });
+    child.stderr.setEncoding('utf8').on('data', (c: string) => {
+      stderr += c;
+    });
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(JSON.parse(stdout) as T)
+        : reject(new Error(`waitlist-server ${args.join(' ')}: ${stderr}`)),
+    );
+  });
+}
+
+export interface Tenant {
+  tenantId: string;
+  operatorId: string;
+  waitlistId: string;
+  key: string;
+}
+
+/** A tenant on `plan` with an admin, a waitlist with the given settings options, and a full key. */
+export async function seedTenant(
+  db: string,
+  { plan = 'pro', waitlist = [] as string[], preset = 'full' } = {},
+): Promise<Tenant> {
+  const tenant = await cli<{ id: string }>(['tenant', 'create', '--name', 'Test', '--plan', 'pro'], { db });
+  const operator = await cli<{ id: string }>(
+    [
+      'operator',
+      'create',
+      '--tenant',
+      tenant.id,
+      '--email',
+      `admin-${tenant.id}@test.example`,
+      '--role',
+      'admin',
+      '--password',
+      'correct horse battery',
+    ],
+    { db },
+  );
+  const list = await cli<{ waitlist_id: string }>(
+    ['waitlist', 'create', '--tenant', tenant.id, '--name', 'Launch', ...waitlist],
+    { db },
+  );
+  const key = await cli<{ value: string }>(
+    ['key', 'create', '--operator', operator.id, '--name', 'Backend', '--preset', preset],
+    { db },
+  );
+  if (plan !== 'pro') await cli(['tenant', 'set-plan', '--tenant', tenant.id, '--plan', plan], { db });
+  return { tenantId: tenant.id, operatorId: operator.id, waitlistId: list.waitlist_id, key: key.value };
+}

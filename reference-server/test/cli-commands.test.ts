@@ -1,0 +1,347 @@
+import { runCli, tempDir } from '@waitlistkit/testkit';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCommandLine } from '../src/cli/main.js';
+import { apiList, harness, ORIGIN, publicPost } from './helpers.js';
+
+const dir = tempDir();
+afterAll(() => dir.cleanup());
+
+/** The command line in process on this file's database: same code as the binary. */
+async function run(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCommandLine([...args, '--db', dir.db], {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    env: {},
+  });
+  return {
+    code,
+    json: stdout ? JSON.parse(stdout) : undefined,
+    error: stderr ? JSON.parse(stderr).error : undefined,
+  };
+}
+
+async function ok(args: string[]) {
+  const result = await run(args);
+  expect(result.error).toBeUndefined();
+  expect(result.code).toBe(0);
+  return result.json;
+}
+
+describe('commands print exactly the shapes of operations.md', () => {
+  it('tenant, operator, waitlist, key and activity', async () => {
+    const tenant = await ok(['tenant', 'create', '--name', 'Acme', '--plan', 'pro']);
+    expect(tenant).toEqual({ id: expect.stringMatching(/^ten_/), name: 'Acme', plan: 'pro' });
+    expect(await ok(['tenant', 'set-plan', '--tenant', tenant.id, '--plan', 'team'])).toEqual({
+      ...tenant,
+      plan: 'team',
+    });
+
+    const admin = await ok([
+      'operator',
+      'create',
+      '--tenant',
+      tenant.id,
+      '--email',
+      'Boss@Acme.example',
+      '--role',
+      'admin',
+    ]);
+    expect(admin).toEqual({
+      id: expect.stringMatching(/^op_/),
+      tenant_id: tenant.id,
+      email: 'Boss@Acme.example',
+      role: 'admin',
+      password: expect.stringMatching(/^[0-9A-Za-z]{20}$/),
+    });
+    const member = await ok([
+      'operator',
+      'create',
+      '--tenant',
+      tenant.id,
+      '--email',
+      'm@acme.example',
+      '--role',
+      'member',
+      '--password',
+      'long enough password',
+    ]);
+    expect(member).not.toHaveProperty('password');
+
+    const waitlist = await ok([
+      'waitlist',
+      'create',
+      '--tenant',
+      tenant.id,
+      '--name',
+      'Launch',
+      '--referrals',
+      'on',
+      '--origins',
+      'https://a.example, https://b.example:8443',
+      '--pow',
+      'on',
+      '--pow-difficulty',
+      '20',
+      '--geo-deny',
+      'ru,kp',
+    ]);
+    expect(waitlist).toEqual({
+      waitlist_id: expect.stringMatching(/^wl_/),
+      tenant_id: tenant.id,
+      name: 'Launch',
+      archived: false,
+      referrals: true,
+      origins: ['https://a.example', 'https://b.example:8443'],
+      challenge: false,
+      challenge_min_age_ms: 1500,
+      pow: true,
+      pow_difficulty: 20,
+      ip_limit: 60,
+      referral_boost: 0,
+      email_throttle: false,
+      mx_check: false,
+      block_disposable: false,
+      disposable_domains: [],
+      geo_allow: [],
+      geo_deny: ['RU', 'KP'],
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    const updated = await ok([
+      'waitlist',
+      'update',
+      '--waitlist',
+      waitlist.waitlist_id,
+      '--geo-deny',
+      '',
+      '--geo-allow',
+      'US',
+      '--challenge',
+      'on',
+      '--challenge-min-age-ms',
+      '2500',
+      '--ip-limit',
+      '10',
+      '--referral-boost',
+      '5',
+      '--email-throttle',
+      'on',
+      '--mx-check',
+      'on',
+      '--block-disposable',
+      'on',
+      '--disposable-domains',
+      'Burner.example',
+      '--name',
+      'Launch 2',
+    ]);
+    expect(updated).toMatchObject({
+      name: 'Launch 2',
+      geo_allow: ['US'],
+      geo_deny: [],
+      challenge: true,
+      challenge_min_age_ms: 2500,
+      ip_limit: 10,
+      referral_boost: 5,
+      email_throttle: true,
+      mx_check: true,
+      block_disposable: true,
+      disposable_domains: ['burner.example'],
+      pow_difficulty: 20,
+    });
+    expect(await ok(['waitlist', 'archive', '--waitlist', waitlist.waitlist_id])).toMatchObject({
+      archived: true,
+      name: 'Launch 2',
+    });
+
+    const key = await ok([
+      'key',
+      'create',
+      '--operator',
+      admin.id,
+      '--name',
+      'Backend',
+      '--preset',
+      'read-only',
+    ]);
+    expect(key).toEqual({
+      id: expect.stringMatching(/^key_/),
+      name: 'Backend',
+      prefix: key.value.slice(0, 12),
+      scopes: ['subscribers:read'],
+      state: 'active',
+      created_at: expect.any(String),
+      last_used_at: null,
+      revoked_at: null,
+      value: expect.stringMatching(/^wlk_live_[0-9A-Za-z]{38}$/),
+    });
+    const listed = await ok(['key', 'list', '--tenant', tenant.id]);
+    expect(listed.items).toHaveLength(1);
+    expect(JSON.stringify(listed)).not.toContain(key.value);
+    const revoked = await ok(['key', 'revoke', '--operator', admin.id, '--key', key.id]);
+    expect(revoked).toMatchObject({ id: key.id, state: 'revoked', revoked_at: expect.any(String) });
+
+    const activity = await ok(['activity', '--tenant', tenant.id]);
+    expect(activity.items.map((e: { action: string }) => e.action)).toEqual(['key.revoked', 'key.created']);
+    expect(activity.items[0].actor).toEqual({ type: 'operator', id: admin.id, name: 'Boss@Acme.example' });
+    expect(JSON.stringify(activity)).not.toContain(key.value);
+  });
+});
+
+describe('commands refuse what the rules refuse, and log it', () => {
+  it('members get forbidden, free tenants feature_not_allowed; both are in the activity log', async () => {
+    const tenant = await ok(['tenant', 'create', '--name', 'Free Co', '--plan', 'free']);
+    const admin = await ok([
+      'operator',
+      'create',
+      '--tenant',
+      tenant.id,
+      '--email',
+      'a@free.example',
+      '--role',
+      'admin',
+    ]);
+    const member = await ok([
+      'operator',
+      'create',
+      '--tenant',
+      tenant.id,
+      '--email',
+      'm@free.example',
+      '--role',
+      'member',
+    ]);
+    const free = await run(['key', 'create', '--operator', admin.id, '--name', 'K', '--preset', 'full']);
+    expect([free.code, free.error.code]).toEqual([1, 'feature_not_allowed']);
+    await ok(['tenant', 'set-plan', '--tenant', tenant.id, '--plan', 'pro']);
+    const byMember = await run(['key', 'create', '--operator', member.id, '--name', 'K', '--preset', 'full']);
+    expect([byMember.code, byMember.error.code]).toEqual([1, 'forbidden']);
+    const key = await ok(['key', 'create', '--operator', admin.id, '--name', 'K', '--preset', 'full']);
+    const revokeByMember = await run(['key', 'revoke', '--operator', member.id, '--key', key.id]);
+    expect([revokeByMember.code, revokeByMember.error.code]).toEqual([1, 'forbidden']);
+    const log = (await ok(['activity', '--tenant', tenant.id])).items;
+    expect(
+      log.map((e: { action: string; actor: { name: string } }) => `${e.action} ${e.actor.name}`),
+    ).toEqual([
+      'key.revoke_refused m@free.example',
+      'key.created a@free.example',
+      'key.create_refused m@free.example',
+      'key.create_refused a@free.example',
+    ]);
+  });
+
+  it.each([
+    [['tenant', 'set-plan', '--tenant', 'ten_nope', '--plan', 'pro'], 'not_found', 1],
+    [
+      ['operator', 'create', '--tenant', 'ten_nope', '--email', 'x@y.example', '--role', 'admin'],
+      'not_found',
+      1,
+    ],
+    [['waitlist', 'create', '--tenant', 'ten_nope', '--name', 'X'], 'not_found', 1],
+    [['waitlist', 'update', '--waitlist', 'wl_nope', '--pow', 'on'], 'not_found', 1],
+    [['waitlist', 'archive', '--waitlist', 'wl_nope'], 'not_found', 1],
+    [['key', 'create', '--operator', 'op_nope', '--name', 'K', '--preset', 'full'], 'not_found', 1],
+    [['key', 'list', '--tenant', 'ten_nope'], 'not_found', 1],
+    [['activity', '--tenant', 'ten_nope'], 'not_found', 1],
+  ])('%j → %s', async (args, code, exit) => {
+    const result = await run(args);
+    expect([result.code, result.error.code]).toEqual([exit, code]);
+    expect(result.error.message).toMatch(/nope/);
+  });
+
+  it('refuses conflicting geo rules, short passwords, duplicate operators and bad emails', async () => {
+    const tenant = await ok(['tenant', 'create', '--name', 'Geo', '--plan', 'pro']);
+    const both = await run([
+      'waitlist',
+      'create',
+      '--tenant',
+      tenant.id,
+      '--name',
+      'W',
+      '--geo-allow',
+      'US',
+      '--geo-deny',
+      'RU',
+    ]);
+    expect([both.code, both.error.code]).toEqual([2, 'usage_error']);
+    const w = await ok(['waitlist', 'create', '--tenant', tenant.id, '--name', 'W', '--geo-allow', 'US']);
+    const conflict = await run(['waitlist', 'update', '--waitlist', w.waitlist_id, '--geo-deny', 'RU']);
+    expect([conflict.code, conflict.error.code]).toEqual([1, 'conflict']);
+    expect(conflict.error.message).toMatch(/--geo-allow ""/);
+    const short = await run([
+      'operator',
+      'create',
+      '--tenant',
+      tenant.id,
+      '--email',
+      'a@geo.example',
+      '--role',
+      'admin',
+      '--password',
+      'short',
+    ]);
+    expect([short.code, short.error.code]).toEqual([2, 'usage_error']);
+    await ok(['operator', 'create', '--tenant', tenant.id, '--email', 'a@geo.example', '--role', 'admin']);
+    const dup = await run([
+      'operator',
+      'create',
+      '--tenant',
+      tenant.id,
+      '--email',
+      'A@GEO.example',
+      '--role',
+      'member',
+    ]);
+    expect([dup.code, dup.error.code]).toEqual([1, 'conflict']);
+    const bad = await run([
+      'operator',
+      'create',
+      '--tenant',
+      tenant.id,
+      '--email',
+      'not-an-email',
+      '--role',
+      'admin',
+    ]);
+    expect([bad.code, bad.error.code]).toEqual([2, 'usage_error']);
+    const name = await run(['tenant', 'create', '--name', ' ', '--plan', 'pro']);
+    expect([name.code, name.error.code]).toEqual([2, 'usage_error']);
+  });
+});
+
+describe('pnpm -s waitlist-server drives a live server', () => {
+  it('settings, plans and revocations take effect on the next request', async () => {
+    const h = await harness();
+    try {
+      const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+      const env = { WAITLIST_DB: h.db };
+      expect((await publicPost(h.server, t.waitlistId, { email: 'a@example.com' })).status).toBe(202);
+      const pow = await runCli(['waitlist', 'update', '--waitlist', t.waitlistId, '--pow', 'on'], { env });
+      expect(pow.code).toBe(0);
+      expect(JSON.parse(pow.stdout)).toMatchObject({ pow: true });
+      expect((await publicPost(h.server, t.waitlistId, { email: 'b@example.com' })).status).toBe(428);
+      const plan = await runCli(['tenant', 'set-plan', '--tenant', t.tenantId, '--plan', 'free'], { env });
+      expect(plan.code).toBe(0);
+      expect((await apiList(h.server, t.key, t.waitlistId)).status).toBe(403);
+      await runCli(['tenant', 'set-plan', '--tenant', t.tenantId, '--plan', 'pro'], { env });
+      expect((await apiList(h.server, t.key, t.waitlistId)).status).toBe(200);
+      const keys = JSON.parse((await runCli(['key', 'list', '--tenant', t.tenantId], { env })).stdout);
+      const revoke = await runCli(['key', 'revoke', '--operator', t.operatorId, '--key', keys.items[0].id], {
+        env,
+      });
+      expect(revoke.code).toBe(0);
+      expect((await apiList(h.server, t.key, t.waitlistId)).status).toBe(401);
+      const archive = await runCli(['waitlist', 'archive', '--waitlist', t.waitlistId, '--db', h.db], {});
+      expect(archive.code).toBe(0);
+      expect((await publicPost(h.server, t.waitlistId, { email: 'c@example.com' })).status).toBe(404);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -1,0 +1,247 @@
+import { POW_MAX_DIFFICULTY, TOKEN_TTL_MS, verifyPow } from '@waitlistkit/protocol';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { API_CREATE_ORDER, PUBLIC_ORDER, runChecks } from '../src/domain/checks.js';
+import { parseCountry } from '../src/domain/countries.js';
+import { domainListed, geoAllows, mxAccepts } from '../src/domain/gates.js';
+import { isOriginAllowed, parseOrigin } from '../src/domain/origins.js';
+import {
+  nonReferrerPosition,
+  positionsBySorting,
+  type Ranked,
+  rankKey,
+  referrerPosition,
+} from '../src/domain/positions.js';
+import { applySettings, DEFAULT_SETTINGS } from '../src/domain/settings.js';
+import { isIdle, take } from '../src/domain/throttle.js';
+import {
+  checkChallengeToken,
+  checkPowSolution,
+  issueChallengeToken,
+  issuePowNonce,
+  POW_NONCE_LENGTH,
+} from '../src/domain/tokens.js';
+
+describe('positions', () => {
+  /** The counts the store asks SQLite for, computed here by brute force. */
+  function formulaPositions(subscribers: Ranked[], boost: number): Map<Ranked, number> {
+    const rk = (s: Ranked) => rankKey(s.seq, s.referral_count, boost);
+    const referrers = subscribers.filter((s) => s.referral_count > 0);
+    const counts = {
+      rankAtMost: (t: number) => referrers.filter((r) => rk(r) <= t).length,
+      seqAtMost: (t: number) => referrers.filter((r) => r.seq <= t).length,
+    };
+    return new Map(
+      subscribers.map((s) => {
+        if (boost === 0) return [s, s.seq];
+        if (s.referral_count === 0) return [s, nonReferrerPosition(s.seq, counts)];
+        const ties = referrers.filter(
+          (r) =>
+            r !== s &&
+            rk(r) === rk(s) &&
+            (r.referral_count > s.referral_count || (r.referral_count === s.referral_count && r.seq < s.seq)),
+        ).length;
+        return [s, referrerPosition(rk(s), counts, ties)];
+      }),
+    );
+  }
+
+  it('computes from referrer counts exactly the positions that sorting everyone gives', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat({ max: 6 }), { minLength: 1, maxLength: 80 }).map((counts) =>
+          // Mostly zero, like a real waitlist; referral counts skewed low.
+          counts.map((c, i) => ({ seq: i + 1, referral_count: c > 3 ? c - 3 : 0 })),
+        ),
+        fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 100 })),
+        (subscribers, boost) => {
+          const sorted = positionsBySorting(subscribers, boost);
+          const formula = formulaPositions(subscribers, boost);
+          for (const s of subscribers) expect(formula.get(s)).toBe(sorted.get(s));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('moves a referrer up N places per referral, ties going to more referrals, then earlier joins', () => {
+    const people = Array.from({ length: 10 }, (_, i) => ({ seq: i + 1, referral_count: 0 }));
+    (people[7] as Ranked).referral_count = 1; // joined 8th, one referral, boost 3: key 5
+    (people[9] as Ranked).referral_count = 1; // joined 10th, one referral: key 7
+    const positions = positionsBySorting(people, 3);
+    // Key 5 is shared by the 5th joiner and the 8th: the referrer goes first.
+    expect([8, 5, 6, 10, 7, 9].map((seq) => positions.get(people[seq - 1] as Ranked))).toEqual([
+      5, 6, 7, 8, 9, 10,
+    ]);
+  });
+});
+
+describe('throttle', () => {
+  const limit = { capacity: 3, windowMs: 60_000 };
+
+  it('allows the capacity, refuses the next with the seconds until one token, refills over the window', () => {
+    let bucket: ReturnType<typeof take>['bucket'] | undefined;
+    const answers = [0, 1, 2, 3].map(() => {
+      const r = take(bucket, 1000, limit);
+      bucket = r.bucket;
+      return r;
+    });
+    expect(answers.map((a) => [a.allowed, a.remaining])).toEqual([
+      [true, 2],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
+    expect(answers[3]?.retryAfter).toBe(20);
+    expect(answers[3]?.reset).toBe(60);
+    expect(take(bucket, 1000 + 20_000, limit).allowed).toBe(true);
+    expect(isIdle(bucket as NonNullable<typeof bucket>, 1000 + 60_000, limit)).toBe(true);
+  });
+
+  it('never goes above capacity or below zero, and retryAfter is at least 1 when refused', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 5000 }), { maxLength: 200 }), (gaps) => {
+        let bucket: ReturnType<typeof take>['bucket'] | undefined;
+        let now = 0;
+        for (const gap of gaps) {
+          now += gap;
+          const r = take(bucket, now, limit);
+          bucket = r.bucket;
+          expect(r.bucket.tokens).toBeGreaterThanOrEqual(0);
+          expect(r.bucket.tokens).toBeLessThanOrEqual(limit.capacity);
+          if (!r.allowed) expect(r.retryAfter).toBeGreaterThanOrEqual(1);
+        }
+      }),
+    );
+  });
+});
+
+describe('gate tokens', () => {
+  const secret = 'unit-test-secret-0123456789';
+
+  it('accepts a challenge token only between its min age and its expiry, for its waitlist', () => {
+    const token = issueChallengeToken(secret, 'wl_a', 10_000, 1500);
+    expect(checkChallengeToken(secret, 'wl_a', token, 11_000)).toEqual({ ok: false, problem: 'early' });
+    expect(checkChallengeToken(secret, 'wl_a', token, 11_500)).toMatchObject({
+      ok: true,
+      expiresAt: 10_000 + TOKEN_TTL_MS,
+    });
+    expect(checkChallengeToken(secret, 'wl_b', token, 11_500)).toEqual({ ok: false, problem: 'forged' });
+    expect(checkChallengeToken('other-secret-0123456', 'wl_a', token, 11_500)).toEqual({
+      ok: false,
+      problem: 'forged',
+    });
+    expect(checkChallengeToken(secret, 'wl_a', token, 10_000 + TOKEN_TTL_MS + 1)).toEqual({
+      ok: false,
+      problem: 'expired',
+    });
+    const [v, issued, age, random, mac] = token.split('.');
+    // Shortening the min age breaks the signature.
+    expect(checkChallengeToken(secret, 'wl_a', [v, issued, '0', random, mac].join('.'), 10_001)).toEqual({
+      ok: false,
+      problem: 'forged',
+    });
+    expect(age).toBe((1500).toString(36));
+  });
+
+  it('issues 63-character PoW nonces at every difficulty, bound to waitlist and difficulty', () => {
+    for (let d = 1; d <= POW_MAX_DIFFICULTY; d++)
+      expect(issuePowNonce(secret, 'wl_a', Date.now(), d)).toHaveLength(POW_NONCE_LENGTH);
+    const nonce = issuePowNonce(secret, 'wl_a', 0, 4);
+    let solution = 0;
+    while (!verifyPow(nonce, solution, 4)) solution++;
+    expect(checkPowSolution(secret, 'wl_a', nonce, solution, 1000)).toMatchObject({
+      ok: true,
+      difficulty: 4,
+    });
+    expect(checkPowSolution(secret, 'wl_b', nonce, solution, 1000)).toEqual({ ok: false, problem: 'forged' });
+    expect(checkPowSolution(secret, 'wl_a', nonce.replace('.4.', '.1.'), solution, 1000)).toEqual({
+      ok: false,
+      problem: 'forged',
+    });
+    expect(checkPowSolution(secret, 'wl_a', nonce, solution, TOKEN_TTL_MS + 1)).toEqual({
+      ok: false,
+      problem: 'expired',
+    });
+  });
+
+  it('never throws on arbitrary tokens', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), fc.integer(), (token, solution) => {
+        expect(checkChallengeToken(secret, 'wl_a', token, Date.now()).ok).toBe(false);
+        expect(checkPowSolution(secret, 'wl_a', token, solution, Date.now()).ok).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('order of checks', () => {
+  it('runs the checks in the contract’s order and stops at the first refusal', async () => {
+    const called: string[] = [];
+    const checks = Object.fromEntries(
+      PUBLIC_ORDER.map((name) => [
+        name,
+        () => {
+          called.push(name);
+          return name === 'pow' ? { status: 428, body: {} } : undefined;
+        },
+      ]),
+    ) as Parameters<typeof runChecks>[1];
+    const outcome = await runChecks(PUBLIC_ORDER, checks, {});
+    expect(outcome?.status).toBe(428);
+    expect(called).toEqual(['waitlist', 'origin', 'ip_throttle', 'body', 'challenge', 'pow']);
+    expect(API_CREATE_ORDER.indexOf('key_budget')).toBeLessThan(API_CREATE_ORDER.indexOf('plan'));
+  });
+});
+
+describe('settings, origins, countries, gate decisions', () => {
+  it('refuses geo allow and deny lists together, and lets an empty list clear one', () => {
+    expect(() => applySettings(DEFAULT_SETTINGS, { geo_allow: ['US'], geo_deny: ['RU'] })).toThrow(
+      /not both/,
+    );
+    const allow = applySettings(DEFAULT_SETTINGS, { geo_allow: ['US'] });
+    expect(() => applySettings(allow, { geo_deny: ['RU'] })).toThrow(/already has a geo allow list/);
+    expect(applySettings(allow, { geo_allow: [], geo_deny: ['RU'] })).toMatchObject({
+      geo_allow: [],
+      geo_deny: ['RU'],
+    });
+  });
+
+  it('parses origins to their serialised form and compares them exactly', () => {
+    expect(parseOrigin('HTTPS://Example.COM')).toBe('https://example.com');
+    expect(parseOrigin('https://example.com:443/')).toBe('https://example.com');
+    expect(parseOrigin('http://localhost:8787')).toBe('http://localhost:8787');
+    for (const bad of [
+      'example.com',
+      'https://example.com/a',
+      'https://u:p@example.com',
+      'file:///x',
+      'https://example.com?x',
+    ]) {
+      expect(() => parseOrigin(bad)).toThrow();
+    }
+    expect(isOriginAllowed('https://example.com', ['https://example.com'])).toBe(true);
+    expect(isOriginAllowed('https://example.com.evil.example', ['https://example.com'])).toBe(false);
+    expect(isOriginAllowed(undefined, ['https://example.com'])).toBe(false);
+  });
+
+  it('knows country codes', () => {
+    expect(parseCountry(' de ')).toBe('DE');
+    for (const bad of ['XX', 'ZZ', 'EU', 'USA', '1A', '']) expect(() => parseCountry(bad)).toThrow();
+  });
+
+  it('decides geo, disposable and MX', () => {
+    expect(geoAllows({ geo_allow: ['US'], geo_deny: [] }, 'US')).toBe(true);
+    expect(geoAllows({ geo_allow: ['US'], geo_deny: [] }, undefined)).toBe(false);
+    expect(geoAllows({ geo_allow: [], geo_deny: ['RU'] }, undefined)).toBe(true);
+    expect(geoAllows({ geo_allow: [], geo_deny: ['RU'] }, 'RU')).toBe(false);
+    const list = new Set(['mailinator.com']);
+    expect(domainListed('mailinator.com', [list])).toBe(true);
+    expect(domainListed('x.mailinator.com', [list])).toBe(true);
+    expect(domainListed('notmailinator.com', [list])).toBe(false);
+    expect(domainListed('com', [new Set(['com'])])).toBe(false);
+    expect(mxAccepts([{ exchange: '', priority: 0 }])).toBe(false);
+    expect(mxAccepts([{ exchange: 'mx.example', priority: 10 }])).toBe(true);
+    expect(mxAccepts([])).toBe(false);
+  });
+});

@@ -1,0 +1,222 @@
+import {
+  AcceptedSignupSchema,
+  ChallengeRequiredSchema,
+  checkEmail,
+  ErrorBodySchema,
+  ListPageSchema,
+  type Subscriber,
+} from '@waitlistkit/protocol';
+import type { Tenant } from '@waitlistkit/testkit';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiList, type Harness, harness, ORIGIN } from './helpers.js';
+
+let h: Harness;
+let t: Tenant;
+beforeAll(async () => {
+  h = await harness({ WAITLIST_KEY_RATE_LIMIT: '1000000', WAITLIST_LOG: 'quiet' });
+  t = await h.tenant({
+    waitlist: [
+      '--origins',
+      ORIGIN,
+      '--referrals',
+      'on',
+      '--ip-limit',
+      '1000000',
+      '--email-throttle',
+      'on',
+      '--block-disposable',
+      'on',
+    ],
+  });
+});
+afterAll(() => h.close());
+
+const printable = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  maxLength: 80,
+});
+
+/** Bodies: mostly near-valid (an email plus noise), then arbitrary JSON, then not JSON at all. */
+const body = fc.oneof(
+  fc
+    .record(
+      {
+        email: fc.oneof(fc.emailAddress(), fc.string({ maxLength: 300 }), fc.anything()),
+        referral_code: fc.oneof(fc.string({ maxLength: 10 }), fc.anything()),
+        client_country: fc.oneof(fc.constantFrom('US', 'de', 'XX', ''), fc.anything()),
+        challenge_token: fc.oneof(fc.string({ maxLength: 300 }), fc.anything()),
+        pow: fc.oneof(
+          fc.record({
+            nonce: fc.string({ maxLength: 300 }),
+            solution: fc.oneof(fc.integer(), fc.double(), fc.string()),
+          }),
+          fc.anything(),
+        ),
+        extra: fc.anything(),
+      },
+      { requiredKeys: [] },
+    )
+    .map((value) => JSON.stringify(value)),
+  fc.json({ maxDepth: 6 }),
+  fc.string({ maxLength: 200 }),
+  fc.constantFrom(
+    '',
+    '{',
+    '[]',
+    'null',
+    '"x"',
+    '{"email":"a@b.co"',
+    '{"__proto__":{"email":"x@y.co"}}',
+    'x'.repeat(20_000),
+  ),
+  fc.nat({ max: 40 }).map((depth) => `${'{"a":'.repeat(depth * 50)}1${'}'.repeat(depth * 50)}`),
+);
+
+const contentType = fc.oneof(
+  fc.constant('application/json'),
+  fc.constantFrom(
+    'application/json; charset=utf-8',
+    'application/json; charset=latin1',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'APPLICATION/JSON',
+    '',
+  ),
+  printable,
+);
+
+const origin = fc.oneof(fc.constant(ORIGIN), fc.constant(`${ORIGIN}/`), fc.constant('null'), printable);
+
+function expectContractAnswer(status: number, text: string): void {
+  expect(status).toBeLessThan(500);
+  if (status === 204) return;
+  const json = JSON.parse(text);
+  const schema =
+    status === 202 ? AcceptedSignupSchema : status === 428 ? ChallengeRequiredSchema : ErrorBodySchema;
+  expect(schema.safeParse(json).success).toBe(true);
+}
+
+async function post(path: string, headers: Record<string, string>, payload: string) {
+  const res = await fetch(`${h.server.url}${path}`, { method: 'POST', headers, body: payload });
+  return { status: res.status, text: await res.text() };
+}
+
+describe('hostile input never causes a 500, a crash or a partial row', () => {
+  it('public subscribe: random bodies, content types and origins', async () => {
+    await fc.assert(
+      fc.asyncProperty(body, contentType, origin, async (payload, type, from) => {
+        const headers: Record<string, string> = { Origin: from };
+        if (type) headers['Content-Type'] = type;
+        const { status, text } = await post(
+          `/v1/public/waitlists/${t.waitlistId}/subscribers`,
+          headers,
+          payload,
+        );
+        expectContractAnswer(status, text);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('customer API create: random bodies and authorization headers', async () => {
+    const authorization = fc.oneof(
+      fc.constant(`Bearer ${t.key}`),
+      fc.constant(`bearer ${t.key}`),
+      printable.map((s) => `Bearer ${s}`),
+      printable,
+      fc.constant(`Bearer ${t.key} extra`),
+    );
+    await fc.assert(
+      fc.asyncProperty(body, contentType, authorization, async (payload, type, auth) => {
+        const headers: Record<string, string> = { Authorization: auth };
+        if (type) headers['Content-Type'] = type;
+        const { status, text } = await post(
+          `/v1/api/waitlists/${t.waitlistId}/subscribers`,
+          headers,
+          payload,
+        );
+        expectContractAnswer(status, text);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('customer API list: random query strings', async () => {
+    const pair = fc.tuple(
+      fc.constantFrom('page', 'limit', 'q', 'x', 'page[]', 'q[a]'),
+      fc.oneof(fc.string({ maxLength: 30 }), fc.nat().map(String)),
+    );
+    const raw = fc.constantFrom(
+      '?%',
+      '?%zz',
+      '?page=%FF',
+      '?q=%00',
+      '?&&&',
+      '?q',
+      '?page=1e2',
+      '?limit=0x10',
+      '?page=١',
+    );
+    const query = fc.oneof(
+      fc
+        .array(pair, { maxLength: 4 })
+        .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`),
+      raw,
+    );
+    await fc.assert(
+      fc.asyncProperty(query, async (q) => {
+        const res = await apiList(h.server, t.key, t.waitlistId, q);
+        const text = await res.text();
+        expect(res.status).toBeLessThan(500);
+        if (res.status === 200) expect(ListPageSchema.safeParse(JSON.parse(text)).success).toBe(true);
+        else expectContractAnswer(res.status, text);
+      }),
+      { numRuns: 800 },
+    );
+  });
+
+  it('every endpoint: random waitlist ids and methods', async () => {
+    const id = fc.oneof(
+      fc.string({ maxLength: 40 }).map(encodeURIComponent),
+      fc.constantFrom('%', '%zz', '..', '%2F..%2F', 'wl_', t.waitlistId.toLowerCase()),
+    );
+    const area = fc.constantFrom('api', 'public');
+    const method = fc.constantFrom('GET', 'POST', 'OPTIONS', 'PUT', 'DELETE', 'PATCH');
+    await fc.assert(
+      fc.asyncProperty(area, id, method, async (where, waitlistId, verb) => {
+        const res = await fetch(`${h.server.url}/v1/${where}/waitlists/${waitlistId}/subscribers`, {
+          method: verb,
+          headers: { Authorization: `Bearer ${t.key}`, Origin: ORIGIN, 'Content-Type': 'application/json' },
+          ...(verb === 'GET' || verb === 'OPTIONS' ? {} : { body: '{"email":"fuzz@example.com"}' }),
+        });
+        const text = await res.text();
+        expect(res.status).toBeLessThan(500);
+        if (res.status !== 200 && res.status !== 204) expectContractAnswer(res.status, text);
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('leaves the server alive and every stored row whole', async () => {
+    expect((await fetch(`${h.server.url}/healthz`)).status).toBe(200);
+    const items: Subscriber[] = [];
+    let total = 0;
+    for (let page = 1; ; page++) {
+      const res = await apiList(h.server, t.key, t.waitlistId, `?limit=200&page=${page}`);
+      const listed = ListPageSchema.parse(await res.json());
+      total = listed.total;
+      if (listed.items.length === 0) break;
+      items.push(...listed.items);
+    }
+    expect(items.length).toBe(total);
+    expect(total).toBeGreaterThan(0);
+    expect(items.map((s) => s.position)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    for (const s of items) {
+      expect(checkEmail(s.email).ok).toBe(true);
+      expect(s.referral_code).toMatch(/^[23456789A-HJ-NP-Z]{6}$/);
+    }
+    const normalized = items.map((s) => checkEmail(s.email)).map((c) => (c.ok ? c.normalized : ''));
+    expect(new Set(normalized).size).toBe(items.length);
+  });
+});

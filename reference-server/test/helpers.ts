@@ -1,0 +1,64 @@
+/** Helpers for the server's HTTP tests: a server per file, requests with the right headers. */
+import { cli, type RunningServer, seedTenant, startServer, type Tenant, tempDir } from '@waitlistkit/testkit';
+
+export const SECRET = 'test-secret-0123456789abcdef';
+export const ORIGIN = 'https://landing.example';
+
+export interface Harness {
+  server: RunningServer;
+  db: string;
+  close(): Promise<void>;
+  /** Runs a command of the command line against the server's database (while it runs). */
+  cli<T = Record<string, unknown>>(args: string[]): Promise<T>;
+  tenant(options?: Parameters<typeof seedTenant>[1]): Promise<Tenant>;
+}
+
+export async function harness(env: Record<string, string> = {}, args: string[] = []): Promise<Harness> {
+  const dir = tempDir();
+  const server = await startServer({ db: dir.db, env: { WAITLIST_SECRET: SECRET, ...env }, args });
+  return {
+    server,
+    db: dir.db,
+    async close() {
+      await server.stop();
+      dir.cleanup();
+    },
+    cli: (commandArgs) => cli(commandArgs, { db: dir.db }),
+    tenant: (options) => seedTenant(dir.db, options),
+  };
+}
+
+export function apiList(server: RunningServer, key: string | undefined, waitlistId: string, query = '') {
+  return fetch(`${server.url}/v1/api/waitlists/${encodeURIComponent(waitlistId)}/subscribers${query}`, {
+    headers: key === undefined ? {} : { Authorization: `Bearer ${key}` },
+  });
+}
+
+export function apiCreate(server: RunningServer, key: string | undefined, waitlistId: string, body: unknown) {
+  return fetch(`${server.url}/v1/api/waitlists/${encodeURIComponent(waitlistId)}/subscribers`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      ...(key === undefined ? {} : { Authorization: `Bearer ${key}` }),
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+export function publicPost(
+  server: RunningServer,
+  waitlistId: string,
+  body: unknown,
+  headers: Record<string, string> = { Origin: ORIGIN, 'Content-Type': 'application/json' },
+) {
+  return fetch(`${server.url}/v1/public/waitlists/${encodeURIComponent(waitlistId)}/subscribers`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+export async function errorOf(res: Response): Promise<{ code: string; message: string }> {
+  const body = (await res.json()) as { error: { code: string; message: string } };
+  return body.error;
+}

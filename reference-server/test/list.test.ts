@@ -1,0 +1,185 @@
+import { ListPageSchema, type Subscriber } from '@waitlistkit/protocol';
+import type { Tenant } from '@waitlistkit/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { positionsBySorting, type Ranked } from '../src/domain/positions.js';
+import { apiCreate, apiList, type Harness, harness, ORIGIN, publicPost } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness({ WAITLIST_KEY_RATE_LIMIT: '100000' });
+});
+afterAll(() => h.close());
+
+async function list(t: Tenant, query = '') {
+  const res = await apiList(h.server, t.key, t.waitlistId, query);
+  expect(res.status).toBe(200);
+  return ListPageSchema.parse(await res.json());
+}
+
+async function all(t: Tenant, q = ''): Promise<Subscriber[]> {
+  const items: Subscriber[] = [];
+  for (let page = 1; ; page++) {
+    const result = await list(t, `?limit=200&page=${page}${q ? `&q=${encodeURIComponent(q)}` : ''}`);
+    items.push(...result.items);
+    if (result.items.length === 0 || items.length >= result.total) return items;
+  }
+}
+
+describe('pagination', () => {
+  let t: Tenant;
+  beforeAll(async () => {
+    t = await h.tenant();
+    for (let i = 0; i < 53; i++) {
+      expect((await apiCreate(h.server, t.key, t.waitlistId, { email: `user${i}@example.com` })).status).toBe(
+        202,
+      );
+    }
+  });
+
+  it('defaults to page 1 of 25, ordered by position', async () => {
+    const page = await list(t);
+    expect(page).toMatchObject({ total: 53, page: 1, limit: 25 });
+    expect(page.items.map((s) => s.position)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect(page.items[0]?.email).toBe('user0@example.com');
+  });
+
+  it('returns the last partial page and an empty page beyond it', async () => {
+    const third = await list(t, '?page=3');
+    expect(third.items.map((s) => s.position)).toEqual([51, 52, 53]);
+    const fourth = await list(t, '?page=4');
+    expect(fourth).toEqual({ items: [], total: 53, page: 4, limit: 25 });
+  });
+
+  it('clamps limit to 200', async () => {
+    const page = await list(t, '?limit=500');
+    expect(page.limit).toBe(200);
+    expect(page.items).toHaveLength(53);
+  });
+
+  it('gives strictly increasing join times and stable ids', async () => {
+    const everyone = await all(t);
+    const times = everyone.map((s) => s.joined_at);
+    expect([...times].sort()).toEqual(times);
+    expect(new Set(times).size).toBe(times.length);
+    expect(new Set(everyone.map((s) => s.id)).size).toBe(53);
+  });
+});
+
+describe('search', () => {
+  let t: Tenant;
+  beforeAll(async () => {
+    t = await h.tenant();
+    for (const email of [
+      '100%real@example.com',
+      'under_score@example.com',
+      'Ada.Lovelace@Example.com',
+      'plain@example.com',
+      'pct@100pct.example',
+    ]) {
+      expect((await apiCreate(h.server, t.key, t.waitlistId, { email })).status).toBe(202);
+    }
+  });
+
+  it.each([
+    ['%', ['100%real@example.com']],
+    ['_', ['under_score@example.com']],
+    ['ada.love', ['Ada.Lovelace@Example.com']],
+    [
+      'EXAMPLE.COM',
+      ['100%real@example.com', 'under_score@example.com', 'Ada.Lovelace@Example.com', 'plain@example.com'],
+    ],
+    ['0%r', ['100%real@example.com']],
+    ['nobody', []],
+  ])('q=%s matches the literal substring, case-insensitively', async (q, emails) => {
+    const page = await list(t, `?q=${encodeURIComponent(q)}`);
+    expect(page.items.map((s) => s.email)).toEqual(emails);
+    expect(page.total).toBe(emails.length);
+  });
+
+  it('keeps the global position of matches', async () => {
+    const page = await list(t, '?q=plain');
+    expect(page.items[0]?.position).toBe(4);
+  });
+});
+
+describe('referrals and positions', () => {
+  it('credits fresh signups with a valid code once; ignores self, repeats, foreign and invalid codes', async () => {
+    const t = await h.tenant({ waitlist: ['--referrals', 'on', '--origins', ORIGIN] });
+    const other = await h.tenant({ waitlist: ['--referrals', 'on', '--origins', ORIGIN] });
+    const signup = async (waitlistId: string, email: string, referral_code?: string) => {
+      const res = await publicPost(
+        h.server,
+        waitlistId,
+        referral_code ? { email, referral_code } : { email },
+      );
+      expect(res.status).toBe(202);
+      return (await res.json()) as { referral_code: string; status_token: string; status_url: string };
+    };
+    const ada = await signup(t.waitlistId, 'ada@example.com');
+    const foreign = await signup(other.waitlistId, 'zed@example.com');
+    expect(ada.referral_code).toMatch(/^[23456789A-HJ-NP-Z]{6}$/);
+    await signup(t.waitlistId, 'bob@example.com', ada.referral_code.toLowerCase());
+    await signup(t.waitlistId, 'bob@example.com', ada.referral_code); // re-signup: no second credit
+    await signup(t.waitlistId, 'ada@example.com', ada.referral_code); // herself, as a re-signup
+    await signup(t.waitlistId, 'cat@example.com', foreign.referral_code); // another waitlist's code
+    await signup(t.waitlistId, 'dan@example.com', 'NOPE!!'); // not a code
+    await signup(t.waitlistId, 'eve@example.com', 'ZZZZZZ'); // nobody's code
+    const everyone = await all(t);
+    const byEmail = new Map(everyone.map((s) => [s.email, s]));
+    expect(byEmail.get('ada@example.com')?.referral_count).toBe(1);
+    expect(everyone.reduce((n, s) => n + s.referral_count, 0)).toBe(1);
+  });
+
+  it('ignores referral codes when referrals are off, and answers with empty fields', async () => {
+    const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+    const res = await publicPost(h.server, t.waitlistId, { email: 'a@example.com' });
+    expect(await res.json()).toEqual({
+      status: 'accepted',
+      status_token: '',
+      referral_code: '',
+      status_url: '',
+    });
+    const page = await list(t);
+    expect(page.items[0]?.referral_code).toBe('');
+  });
+
+  it('ranks by join order minus boost × referrals, live, for pages and search alike', async () => {
+    const t = await h.tenant({ waitlist: ['--referrals', 'on', '--origins', ORIGIN] });
+    const codes: string[] = [];
+    // 40 people; some refer others, so referral counts vary from 0 to several.
+    for (let i = 0; i < 40; i++) {
+      const referrer = i > 3 && i % 3 !== 0 ? codes[(i * 7) % Math.min(i, 9)] : undefined;
+      const res = await publicPost(
+        h.server,
+        t.waitlistId,
+        referrer ? { email: `p${i}@example.com`, referral_code: referrer } : { email: `p${i}@example.com` },
+      );
+      codes.push(((await res.json()) as { referral_code: string }).referral_code);
+    }
+    for (const boost of [0, 1, 3, 100]) {
+      await h.cli(['waitlist', 'update', '--waitlist', t.waitlistId, '--referral-boost', String(boost)]);
+      const everyone = await all(t);
+      expect(everyone).toHaveLength(40);
+      const ranked = everyone.map((s) => ({
+        seq: Number(s.email.slice(1, s.email.indexOf('@'))) + 1,
+        referral_count: s.referral_count,
+        s,
+      }));
+      const expected = positionsBySorting(ranked, boost);
+      for (const r of ranked)
+        expect({ boost, email: r.s.email, position: r.s.position }).toEqual({
+          boost,
+          email: r.s.email,
+          position: expected.get(r as Ranked),
+        });
+      expect(everyone.map((s) => s.position)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      // Search results carry the same global positions.
+      for (const q of ['p1', 'p2', '7@']) {
+        for (const hit of await all(t, q))
+          expect(hit.position).toBe(everyone.find((s) => s.id === hit.id)?.position);
+      }
+    }
+    // The fixture must really have referrers for the boost to matter.
+    expect((await all(t)).filter((s) => s.referral_count > 0).length).toBeGreaterThan(3);
+  });
+});

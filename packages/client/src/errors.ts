@@ -1,0 +1,187 @@
+/**
+ * Everything the client throws. The tree follows the service's answers: one class per HTTP
+ * status, and beneath it one class per error code where a status has several meanings (400,
+ * 403). A body that is not the contract's error body still yields the status's class, with
+ * `code` undefined, so callers never have to parse anything themselves.
+ *
+ * No error carries request or response bodies: list answers hold subscribers' addresses, and
+ * errors end up in logs.
+ */
+import type { ApiKeyProblem, ErrorCode } from '@waitlistkit/protocol';
+import { type RateLimit, readRateLimit } from './rate-limit.js';
+
+/** Root of every error the client throws, so one `instanceof` catches them all. */
+export class WaitlistError extends Error {
+  override name = 'WaitlistError';
+}
+
+/** The API key given to the constructor is malformed or fails its checksum (contract §8). */
+export class InvalidApiKeyError extends WaitlistError {
+  override name = 'InvalidApiKeyError';
+  readonly problem: ApiKeyProblem;
+
+  constructor(problem: ApiKeyProblem, message: string) {
+    super(message);
+    this.problem = problem;
+  }
+}
+
+export interface ApiErrorInit {
+  status: number;
+  /** The body's machine code, or `undefined` when the body was not the contract's error body. */
+  code: ErrorCode | undefined;
+  message: string;
+  headers: Headers;
+}
+
+/** The service answered with a non-2xx status. */
+export class WaitlistApiError extends WaitlistError {
+  override name = 'WaitlistApiError';
+  readonly status: number;
+  readonly code: ErrorCode | undefined;
+  /** The response's headers. */
+  readonly headers: Headers;
+  /** The rate-limit headers of the answer. */
+  readonly rateLimit: RateLimit;
+  /** `Retry-After` in seconds, when the answer carried one (every 429 does). */
+  readonly retryAfter: number | undefined;
+
+  constructor({ status, code, message, headers }: ApiErrorInit) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+    this.rateLimit = readRateLimit(headers);
+    this.retryAfter = this.rateLimit.retryAfter;
+  }
+}
+
+/** Only the code-specific classes below set `code`; their constructors fix it so it cannot lie. */
+type CodedInit = Omit<ApiErrorInit, 'code'>;
+
+/** 400: the request was malformed (`invalid_request`). A programming error; not retried. */
+export class InvalidRequestError extends WaitlistApiError {
+  override name = 'InvalidRequestError';
+}
+
+/**
+ * 400 `invalid_email`: the address fails syntax, is on the disposable blocklist, or its domain
+ * has no MX. Usually worth showing to the person who typed it.
+ */
+export class InvalidEmailError extends InvalidRequestError {
+  override name = 'InvalidEmailError';
+  declare readonly code: 'invalid_email';
+
+  constructor(init: CodedInit) {
+    super({ ...init, code: 'invalid_email' });
+  }
+}
+
+/** 401: the key is unknown or revoked (the service does not say which). */
+export class AuthenticationError extends WaitlistApiError {
+  override name = 'AuthenticationError';
+}
+
+/** 403: the key may not do this. The subclasses tell the reasons apart. */
+export class PermissionError extends WaitlistApiError {
+  override name = 'PermissionError';
+}
+
+/** 403 `feature_not_allowed`: the tenant's plan no longer grants API access. */
+export class FeatureNotAllowedError extends PermissionError {
+  override name = 'FeatureNotAllowedError';
+  declare readonly code: 'feature_not_allowed';
+
+  constructor(init: CodedInit) {
+    super({ ...init, code: 'feature_not_allowed' });
+  }
+}
+
+/** 403 `insufficient_scope`: the key lacks the scope; the message names it. Mint a new key. */
+export class InsufficientScopeError extends PermissionError {
+  override name = 'InsufficientScopeError';
+  declare readonly code: 'insufficient_scope';
+
+  constructor(init: CodedInit) {
+    super({ ...init, code: 'insufficient_scope' });
+  }
+}
+
+/** 403 `geo_restricted`: the waitlist's geo rules refuse the sign-up's country. */
+export class GeoRestrictedError extends PermissionError {
+  override name = 'GeoRestrictedError';
+  declare readonly code: 'geo_restricted';
+
+  constructor(init: CodedInit) {
+    super({ ...init, code: 'geo_restricted' });
+  }
+}
+
+/** 404: the waitlist does not exist, is archived, or belongs to another tenant. */
+export class NotFoundError extends WaitlistApiError {
+  override name = 'NotFoundError';
+}
+
+/** 413: the request body is over the service's limit. */
+export class PayloadTooLargeError extends WaitlistApiError {
+  override name = 'PayloadTooLargeError';
+}
+
+/** 415: the request was not sent as JSON. */
+export class UnsupportedMediaTypeError extends WaitlistApiError {
+  override name = 'UnsupportedMediaTypeError';
+}
+
+/** 429: a throttle refused the request. Thrown once retries are used up or `retryAfter` is over the cap. */
+export class RateLimitError extends WaitlistApiError {
+  override name = 'RateLimitError';
+}
+
+/** 5xx: the service failed. Thrown once retries are used up. */
+export class InternalServerError extends WaitlistApiError {
+  override name = 'InternalServerError';
+}
+
+/** No answer: DNS, refused or reset connection, TLS failure. Thrown once retries are used up. */
+export class ConnectionError extends WaitlistError {
+  override name = 'ConnectionError';
+}
+
+/** An attempt took longer than `timeout`. Thrown once retries are used up. */
+export class TimeoutError extends ConnectionError {
+  override name = 'TimeoutError';
+}
+
+/** The caller's `signal` aborted the call; `cause` is the signal's reason. Never retried. */
+export class AbortError extends WaitlistError {
+  override name = 'AbortError';
+}
+
+export interface ResponseValidationInit {
+  status: number;
+  headers: Headers;
+  /** Dotted path of the first offending field, `''` for the body itself. */
+  path: string;
+  message: string;
+}
+
+/**
+ * A 2xx answer whose body is not JSON or does not match the protocol schema: the service and
+ * this client disagree about the wire. Not retried.
+ */
+export class ResponseValidationError extends WaitlistError {
+  override name = 'ResponseValidationError';
+  readonly status: number;
+  readonly headers: Headers;
+  readonly rateLimit: RateLimit;
+  /** Dotted path of the first offending field, e.g. `items.3.position`; `''` for the body itself. */
+  readonly path: string;
+
+  constructor({ status, headers, path, message }: ResponseValidationInit) {
+    super(message);
+    this.status = status;
+    this.headers = headers;
+    this.rateLimit = readRateLimit(headers);
+    this.path = path;
+  }
+}

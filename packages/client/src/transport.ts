@@ -1,0 +1,158 @@
+/**
+ * One call to the service: attempts through ky, our own retry loop around them, and every
+ * answer validated against the protocol.
+ *
+ * Why not ky's `retry`: its hooks cannot express the contract cleanly. ky 1.x clamps a
+ * `Retry-After` above `maxRetryAfter` down to the cap and waits that long, where we must fail at
+ * once; with no `Retry-After` it falls back to `RateLimit-Reset`, which on this service is the
+ * time until the whole budget refills, not until one request would pass; and its waits run on
+ * its own timers, so tests could not observe them without sleeping. ky still does what it is
+ * good at (URL and query building, the JSON body, the headers, signal plumbing); retries,
+ * per-attempt timeouts and error mapping live here, in plain code.
+ */
+import ky, { type KyInstance } from 'ky';
+import type * as z from 'zod/mini';
+import { AbortError, ConnectionError, TimeoutError, WaitlistError } from './errors.js';
+import { checkRequestOptions } from './options.js';
+import { type RateLimit, readRateLimit } from './rate-limit.js';
+import { type Answer, readSuccess, toApiError } from './response.js';
+import { type RetryPolicy, retryDelay, type Sleep } from './retry.js';
+
+/** Options accepted by every method, overriding the client's for that call. */
+export interface RequestOptions {
+  /** Aborts the call, including a wait between retries; the call then throws `AbortError`. */
+  signal?: AbortSignal;
+  /** Milliseconds each attempt may take, body included. */
+  timeout?: number;
+  /** Retries after the first attempt. */
+  maxRetries?: number;
+}
+
+export interface TransportConfig extends RetryPolicy {
+  /** Absolute, ending in `/`. */
+  baseUrl: string;
+  apiKey: string;
+  timeout: number;
+  fetch: typeof globalThis.fetch | undefined;
+  sleep: Sleep;
+}
+
+export interface Call<S extends z.ZodMiniType> {
+  method: 'get' | 'post';
+  /** Relative to the base URL, without a leading `/`. */
+  path: string;
+  searchParams?: Record<string, string>;
+  json?: unknown;
+  schema: S;
+  /** The schema's name, for error messages. */
+  label: string;
+}
+
+export interface Result<T> {
+  data: T;
+  rateLimit: RateLimit;
+}
+
+function aborted(signal: AbortSignal): AbortError {
+  return new AbortError('The call was aborted by its signal.', { cause: signal.reason });
+}
+
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // undici says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND …) is in the cause.
+  return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+export class Transport {
+  readonly #config: TransportConfig;
+  readonly #ky: KyInstance;
+
+  constructor(config: TransportConfig) {
+    this.#config = config;
+    this.#ky = ky.create({
+      prefixUrl: config.baseUrl,
+      headers: { authorization: `Bearer ${config.apiKey}`, accept: 'application/json' },
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      fetch: config.fetch,
+    });
+  }
+
+  async request<S extends z.ZodMiniType>(
+    call: Call<S>,
+    options: RequestOptions = {},
+  ): Promise<Result<z.output<S>>> {
+    checkRequestOptions(options);
+    const { signal } = options;
+    const timeout = options.timeout ?? this.#config.timeout;
+    const policy: RetryPolicy = {
+      ...this.#config,
+      maxRetries: options.maxRetries ?? this.#config.maxRetries,
+    };
+    for (let retry = 1; ; retry++) {
+      try {
+        return await this.#attempt(call, timeout, signal);
+      } catch (error) {
+        if (!(error instanceof WaitlistError)) throw error;
+        const wait = retryDelay(error, retry, policy);
+        if (wait === undefined) throw error;
+        try {
+          await this.#config.sleep(wait, signal);
+        } catch (reason) {
+          if (signal?.aborted) throw aborted(signal);
+          throw reason;
+        }
+      }
+    }
+  }
+
+  async #attempt<S extends z.ZodMiniType>(
+    call: Call<S>,
+    timeout: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Result<z.output<S>>> {
+    if (signal?.aborted) throw aborted(signal);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), timeout);
+    const attemptSignal = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+    let answer: Answer;
+    try {
+      const response = await this.#ky(call.path, {
+        method: call.method,
+        searchParams: call.searchParams,
+        json: call.json,
+        signal: attemptSignal,
+      });
+      // The body is read inside the deadline: a server that stalls mid-body times out too. The
+      // race is explicit because not every fetch (mocks, polyfills) errors the body on abort.
+      const text = await untilAborted(response.text(), attemptSignal);
+      answer = { status: response.status, statusText: response.statusText, headers: response.headers, text };
+    } catch (error) {
+      // The caller's abort wins over a deadline that fired at the same moment.
+      if (signal?.aborted) throw aborted(signal);
+      if (deadline.signal.aborted) {
+        throw new TimeoutError(`The service did not answer within ${timeout} ms.`, { cause: error });
+      }
+      throw new ConnectionError(
+        `The connection to the waitlist service failed (${describeFailure(error)}).`,
+        {
+          cause: error,
+        },
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+    if (answer.status < 200 || answer.status > 299) throw toApiError(answer);
+    return { data: readSuccess(answer, call.schema, call.label), rateLimit: readRateLimit(answer.headers) };
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The built package, loaded the way users load it: `require` gets dist/index.cjs, `import` gets
+ * dist/index.js, each in a fresh Node process. `instanceof` must hold in both. Run the build
+ * first (`pnpm --filter @waitlistkit/client run build`); the root `pnpm test` does.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY } from './helpers.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = (file: string) => fileURLToPath(new URL(`../dist/${file}`, import.meta.url));
+
+// Runs in the child with `mod` (the package) and `resolved` (the file it came from) in scope.
+const probe = `
+const answer = (status, body) => async () =>
+  new Response(typeof body === 'string' ? body : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+const make = (fetch) =>
+  new mod.WaitlistClient({ apiKey: ${JSON.stringify(API_KEY)}, baseUrl: 'https://x.test', maxRetries: 0, fetch });
+const classes = Object.entries(mod).filter(([, value]) => typeof value === 'function' && value.prototype instanceof Error);
+const instanceOf = (error) =>
+  Object.fromEntries([...classes.map(([name, Class]) => [name, error instanceof Class]), ['Error', error instanceof Error]]);
+const caught = async (run) => { try { await run(); return 'no error'; } catch (error) { return error; } };
+
+const results = {};
+results.scope = await caught(() =>
+  make(answer(403, { error: { code: 'insufficient_scope', message: 'This key lacks the subscribers:write scope.' } }))
+    .subscribers.create('wl_1', { email: 'a@b.co' }));
+results.invalid = await caught(() => make(answer(200, { items: 'x', total: 0, page: 1, limit: 25 })).subscribers.list('wl_1'));
+results.key = await caught(() => new mod.WaitlistClient({ apiKey: 'wlk_live_nope', baseUrl: 'https://x.test' }));
+results.network = await caught(() => make(async () => { throw new TypeError('fetch failed'); }).subscribers.list('wl_1'));
+const page = await make(answer(200, { items: [], total: 0, page: 1, limit: 25 })).subscribers.list('wl_1');
+
+console.log(JSON.stringify({
+  resolved,
+  page,
+  errors: Object.fromEntries(Object.entries(results).map(([key, error]) => [key, { name: error.name, code: error.code, instanceOf: instanceOf(error) }])),
+}));
+`;
+
+const scripts = {
+  require: `(async () => {
+    const mod = require('@waitlistkit/client');
+    const resolved = require.resolve('@waitlistkit/client');
+    ${probe}
+    if (Object.keys(require.cache).some((file) => /[\\\\/]ky[\\\\/]/.test(file))) throw new Error('ky was loaded from node_modules');
+  })().catch((error) => { console.error(error); process.exit(1); });`,
+  import: `
+    import * as mod from '@waitlistkit/client';
+    import { fileURLToPath } from 'node:url';
+    const resolved = fileURLToPath(import.meta.resolve('@waitlistkit/client'));
+    ${probe}`,
+};
+
+interface ProbeOutput {
+  resolved: string;
+  page: unknown;
+  errors: Record<string, { name: string; code?: string; instanceOf: Record<string, boolean> }>;
+}
+
+function run(kind: keyof typeof scripts): ProbeOutput {
+  const inputType = kind === 'require' ? 'commonjs' : 'module';
+  const out = execFileSync(process.execPath, [`--input-type=${inputType}`, '-e', scripts[kind]], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return JSON.parse(out) as ProbeOutput;
+}
+
+beforeAll(() => {
+  for (const file of ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts']) {
+    expect(existsSync(dist(file)), `dist/${file} is missing: build the client first`).toBe(true);
+  }
+});
+
+describe.each([
+  ['require', 'index.cjs'],
+  ['import', 'index.js'],
+] as const)('the built package via %s', (kind, file) => {
+  let output: ProbeOutput;
+  beforeAll(() => {
+    output = run(kind);
+  });
+
+  it(`resolves to dist/${file}`, () => {
+    expect(output.resolved).toBe(dist(file));
+  });
+
+  it('works end to end through a plain fetch function', () => {
+    expect(output.page).toEqual({
+      items: [],
+      total: 0,
+      page: 1,
+      limit: 25,
+      rateLimit: {},
+    });
+  });
+
+  it('throws errors that are instances of their classes and of no others', () => {
+    const { scope, invalid, key, network } = output.errors;
+    expect(scope).toEqual({
+      name: 'InsufficientScopeError',
+      code: 'insufficient_scope',
+      instanceOf: expect.objectContaining({
+        InsufficientScopeError: true,
+        PermissionError: true,
+        WaitlistApiError: true,
+        WaitlistError: true,
+        Error: true,
+        FeatureNotAllowedError: false,
+        NotFoundError: false,
+        ResponseValidationError: false,
+      }),
+    });
+    const only = (names: string[]) =>
+      Object.fromEntries(Object.keys(scope?.instanceOf ?? {}).map((name) => [name, names.includes(name)]));
+    expect(scope?.instanceOf).toEqual(
+      only(['InsufficientScopeError', 'PermissionError', 'WaitlistApiError', 'WaitlistError', 'Error']),
+    );
+    expect(invalid?.instanceOf).toEqual(only(['ResponseValidationError', 'WaitlistError', 'Error']));
+    expect(key?.instanceOf).toEqual(only(['InvalidApiKeyError', 'WaitlistError', 'Error']));
+    expect(network?.instanceOf).toEqual(only(['ConnectionError', 'WaitlistError', 'Error']));
+  });
+});
+
+it('the CommonJS build carries ky instead of requiring the ES-module-only package', () => {
+  const cjs = readFileSync(dist('index.cjs'), 'utf8');
+  expect(cjs).not.toMatch(/require\(["']ky["']\)/);
+  expect(readFileSync(dist('index.js'), 'utf8')).toMatch(/from ["']ky["']/);
+});

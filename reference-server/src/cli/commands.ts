@@ -2,17 +2,8 @@
  * The command table of operations.md: names, options and help. What each command does lives in
  * the service layer; `run` only translates parsed options into a service call.
  */
-import {
-  KEY_PRESETS,
-  type KeyPreset,
-  PLANS,
-  type Plan,
-  POW_MAX_DIFFICULTY,
-  POW_MIN_DIFFICULTY,
-  REFERRAL_BOOST_MAX,
-} from '@waitlistkit/protocol';
-import { parseCountry } from '../domain/countries.js';
-import { parseOrigin } from '../domain/origins.js';
+import { KEY_PRESETS, type KeyPreset, PLANS, type Plan } from '@waitlistkit/protocol';
+import { SETTING_FIELDS } from '../domain/setting-fields.js';
 import type { SettingsPatch } from '../domain/settings.js';
 import { serve } from '../serve.js';
 import { Admin } from '../services/admin.js';
@@ -56,83 +47,24 @@ const planOption: OptionSpec = {
   description: 'plan: API access on pro and team only',
 };
 
-export const WAITLIST_SETTING_OPTIONS: OptionSpec[] = [
-  {
-    name: 'referrals',
-    kind: 'switch',
-    description: 'referral codes, counts, status tokens and page (default off)',
-  },
-  {
-    name: 'origins',
-    kind: 'list',
-    placeholder: '"https://a.example,https://b.example"',
-    item: parseOrigin,
-    description: 'origin allowlist of the public endpoint (default empty: public signup refused)',
-  },
-  { name: 'challenge', kind: 'switch', description: 'Challenge gate (default off)' },
-  {
-    name: 'challenge-min-age-ms',
-    kind: 'int',
-    min: 0,
-    max: 600_000,
-    description: 'milliseconds a Challenge token must age before it is accepted (default 1500)',
-  },
-  { name: 'pow', kind: 'switch', description: 'Proof of Work gate (default off)' },
-  {
-    name: 'pow-difficulty',
-    kind: 'int',
-    min: POW_MIN_DIFFICULTY,
-    max: POW_MAX_DIFFICULTY,
-    description: 'leading zero bits the Proof of Work needs (default 18)',
-  },
-  {
-    name: 'ip-limit',
-    kind: 'int',
-    min: 1,
-    max: 1_000_000,
-    description: 'public requests per IP per minute (default 60)',
-  },
-  {
-    name: 'referral-boost',
-    kind: 'int',
-    min: 0,
-    max: REFERRAL_BOOST_MAX,
-    description: 'places a referrer moves up per credited referral (default 0)',
-  },
-  {
-    name: 'email-throttle',
-    kind: 'switch',
-    description: 'per-email throttle on both create endpoints (default off)',
-  },
-  { name: 'mx-check', kind: 'switch', description: 'MX verification of the email domain (default off)' },
-  { name: 'block-disposable', kind: 'switch', description: 'disposable-email blocklist (default off)' },
-  {
-    name: 'disposable-domains',
-    kind: 'list',
-    placeholder: '"a.example,b.example"',
-    item: (domain) => {
-      const value = domain.toLowerCase();
-      if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(value))
-        throw new Error(`${JSON.stringify(domain)} is not a domain.`);
-      return value;
-    },
-    description: "extra domains for this waitlist's disposable blocklist (an empty string clears)",
-  },
-  {
-    name: 'geo-allow',
-    kind: 'list',
-    placeholder: '"US,CA"',
-    item: parseCountry,
-    description: 'only these countries may sign up (an empty string clears)',
-  },
-  {
-    name: 'geo-deny',
-    kind: 'list',
-    placeholder: '"RU,KP"',
-    item: parseCountry,
-    description: 'these countries may not sign up (an empty string clears)',
-  },
-];
+/** The settings options, made from the fields the dashboard's form is made from too. */
+export const WAITLIST_SETTING_OPTIONS: OptionSpec[] = SETTING_FIELDS.map((field): OptionSpec => {
+  const base = { name: field.key.replaceAll('_', '-'), description: field.help };
+  switch (field.kind) {
+    case 'switch':
+      return { ...base, kind: 'switch' };
+    case 'int':
+      return { ...base, kind: 'int', min: field.min, max: field.max };
+    default:
+      return {
+        ...base,
+        description: field.key === 'origins' ? field.help : `${field.help} (an empty string clears)`,
+        kind: 'list',
+        placeholder: field.placeholder,
+        item: field.item,
+      };
+  }
+});
 
 /** Runs `fn` with the service layer on the command's database, closing it afterwards. */
 async function withAdmin<T>(context: CommandContext, fn: (admin: Admin) => Promise<T>): Promise<T> {

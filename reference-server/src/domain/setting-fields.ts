@@ -1,0 +1,126 @@
+/**
+ * The waitlist settings of operations.md as fields: one definition from which the command
+ * line's options and the dashboard's form are both made, so a range or a parser cannot differ
+ * between the two doors.
+ */
+import { POW_MAX_DIFFICULTY, POW_MIN_DIFFICULTY, REFERRAL_BOOST_MAX } from '@waitlistkit/protocol';
+import { parseCountry } from './countries.js';
+import { parseOrigin } from './origins.js';
+import type { WaitlistSettings } from './settings.js';
+
+type Key = keyof WaitlistSettings;
+
+export type SettingField = { key: Key; label: string; help: string } & (
+  | { kind: 'switch' }
+  | { kind: 'int'; min: number; max: number }
+  | { kind: 'list'; placeholder: string; item: (value: string) => string }
+);
+
+function parseDomain(input: string): string {
+  const value = input.trim().toLowerCase();
+  if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(value))
+    throw new Error(`${JSON.stringify(input)} is not a domain.`);
+  return value;
+}
+
+export const SETTING_FIELDS: readonly SettingField[] = [
+  {
+    key: 'referrals',
+    kind: 'switch',
+    label: 'Referrals',
+    help: 'referral codes, counts, status tokens and page (default off)',
+  },
+  {
+    key: 'referral_boost',
+    kind: 'int',
+    min: 0,
+    max: REFERRAL_BOOST_MAX,
+    label: 'Referral boost',
+    help: 'places a referrer moves up per credited referral (default 0)',
+  },
+  {
+    key: 'origins',
+    kind: 'list',
+    placeholder: '"https://a.example,https://b.example"',
+    item: parseOrigin,
+    label: 'Allowed origins',
+    help: 'origin allowlist of the public endpoint (default empty: public signup refused)',
+  },
+  { key: 'challenge', kind: 'switch', label: 'Challenge', help: 'Challenge gate (default off)' },
+  {
+    key: 'challenge_min_age_ms',
+    kind: 'int',
+    min: 0,
+    max: 600_000,
+    label: 'Challenge minimum age (ms)',
+    help: 'milliseconds a Challenge token must age before it is accepted (default 1500)',
+  },
+  { key: 'pow', kind: 'switch', label: 'Proof of Work', help: 'Proof of Work gate (default off)' },
+  {
+    key: 'pow_difficulty',
+    kind: 'int',
+    min: POW_MIN_DIFFICULTY,
+    max: POW_MAX_DIFFICULTY,
+    label: 'Proof of Work difficulty (bits)',
+    help: 'leading zero bits the Proof of Work needs (default 18)',
+  },
+  {
+    key: 'ip_limit',
+    kind: 'int',
+    min: 1,
+    max: 1_000_000,
+    label: 'Requests per IP per minute',
+    help: 'public requests per IP per minute (default 60)',
+  },
+  {
+    key: 'email_throttle',
+    kind: 'switch',
+    label: 'Per-email throttle',
+    help: 'per-email throttle on both create endpoints (default off)',
+  },
+  {
+    key: 'mx_check',
+    kind: 'switch',
+    label: 'MX check',
+    help: 'MX verification of the email domain (default off)',
+  },
+  {
+    key: 'block_disposable',
+    kind: 'switch',
+    label: 'Block disposable email',
+    help: 'disposable-email blocklist (default off)',
+  },
+  {
+    key: 'disposable_domains',
+    kind: 'list',
+    placeholder: '"a.example,b.example"',
+    item: parseDomain,
+    label: 'Extra disposable domains',
+    help: "extra domains for this waitlist's disposable blocklist",
+  },
+  {
+    key: 'geo_allow',
+    kind: 'list',
+    placeholder: '"US,CA"',
+    item: parseCountry,
+    label: 'Only these countries',
+    help: 'only these countries may sign up',
+  },
+  {
+    key: 'geo_deny',
+    kind: 'list',
+    placeholder: '"RU,KP"',
+    item: parseCountry,
+    label: 'Not these countries',
+    help: 'these countries may not sign up',
+  },
+];
+
+/** Splits a list written with commas or line breaks and parses each item; throws on the first bad one. */
+export function parseList(field: Extract<SettingField, { kind: 'list' }>, raw: string): string[] {
+  const items = raw
+    .split(/[,\n]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  return [...new Set(items.map(field.item))];
+}

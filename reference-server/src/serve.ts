@@ -16,6 +16,7 @@ import { createLogger, type LogLevel } from './services/logger.js';
 import { MxChecker, parseDnsServers } from './services/mx.js';
 import { createServices } from './services/services.js';
 import { putMetaOnce } from './store/meta.js';
+import { deleteExpiredSessions } from './store/sessions.js';
 import { forgetExpiredTokens } from './store/used-tokens.js';
 
 export interface ServeOptions {
@@ -139,6 +140,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     const now = systemClock.now();
     for (const limiter of Object.values(services.limiters)) limiter.sweep(now);
     db.writer.submit((tx) => forgetExpiredTokens(tx, now), { savepoint: false }).catch(() => undefined);
+    db.writer.submit((tx) => deleteExpiredSessions(tx, now), { savepoint: false }).catch(() => undefined);
   }, 60_000);
   sweeper.unref();
 

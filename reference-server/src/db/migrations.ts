@@ -102,6 +102,17 @@ export const MIGRATIONS: readonly string[] = [
   -- Challenge tokens and PoW nonces already redeemed, until they expire.
   CREATE TABLE used_tokens (id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID;
   `,
+  `
+  -- Dashboard sign-ins. Only a hash of the cookie's value is stored.
+  CREATE TABLE sessions (
+    id_hash TEXT PRIMARY KEY,
+    operator_id TEXT NOT NULL REFERENCES operators (id),
+    csrf TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX sessions_operator ON sessions (operator_id);
+  `,
 ];
 
 export async function migrate(db: Connection): Promise<void> {

@@ -5,22 +5,18 @@
 import { createRequire } from 'node:module';
 import { ErrorCode } from '@waitlistkit/protocol';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { dashboardRouter } from '../dashboard/router.js';
 import { errorOutcome } from '../domain/checks.js';
 import type { Services } from '../services/services.js';
 import { findByStatusToken } from '../store/subscribers.js';
 import { getWaitlist } from '../store/waitlists.js';
 import { apiRouter } from './api.js';
 import { demoPage, infoPage } from './pages/demo.js';
-import type { Page } from './pages/layout.js';
 import { notFoundPage, statusPage } from './pages/status.js';
 import { publicRouter } from './public.js';
-import { send } from './respond.js';
+import { send, sendPage } from './respond.js';
 
 const openapi = createRequire(import.meta.url)('@waitlistkit/protocol/openapi.json') as unknown;
-
-function sendPage(res: Response, page: Page, status = 200): void {
-  res.status(status).set(page.headers).type('html').send(page.html);
-}
 
 /** The path as logged: capability tokens replaced, query strings (which may hold an email) dropped. */
 export function loggedPath(url: string): string {
@@ -61,6 +57,7 @@ export function createApp(services: Services, options: AppOptions = {}): express
     res.json(openapi);
   });
 
+  app.use('/dashboard', dashboardRouter(services));
   app.use('/v1/api', apiRouter(services));
   app.use('/v1/public', publicRouter(services));
 

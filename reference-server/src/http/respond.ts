@@ -1,7 +1,12 @@
 import type { Response } from 'express';
 import type { Outcome } from '../domain/checks.js';
+import type { Page } from './pages/layout.js';
 
 export function send(res: Response, outcome: Outcome): void {
   if (outcome.headers) res.set(outcome.headers);
   res.status(outcome.status).json(outcome.body);
+}
+
+export function sendPage(res: Response, page: Page, status = 200): void {
+  res.status(status).set(page.headers).type('html').send(page.html);
 }

@@ -27,20 +27,20 @@ export interface Services {
   config: ServerConfig;
   log: Logger;
   mx: MxChecker;
-  limiters: { key: Limiter; ip: Limiter; email: Limiter };
-  limits: { key: Limit; email: Limit };
+  limiters: { key: Limiter; ip: Limiter; email: Limiter; signIn: Limiter };
+  limits: { key: Limit; email: Limit; signIn: Limit };
 }
 
 export function createServices(parts: Omit<Services, 'admin' | 'limiters' | 'limits'>): Services {
   return {
     ...parts,
     admin: new Admin(parts.db, parts.clock),
-    limiters: { key: new Limiter(), ip: new Limiter(), email: new Limiter() },
+    limiters: { key: new Limiter(), ip: new Limiter(), email: new Limiter(), signIn: new Limiter() },
     limits: {
       key: { capacity: parts.config.keyRateLimit, windowMs: 60_000 },
       email: { capacity: EMAIL_THROTTLE_ATTEMPTS, windowMs: EMAIL_THROTTLE_WINDOW_MS },
+      // Five sign-in attempts per address and email in 15 minutes: enough for typos, not for guessing.
+      signIn: { capacity: 5, windowMs: 15 * 60_000 },
     },
   };
 }
-
-export { KEY_RATE_LIMIT_DEFAULT };

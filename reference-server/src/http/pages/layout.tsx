@@ -22,6 +22,24 @@ button:focus-visible, input:focus-visible, a:focus-visible { outline: 3px solid 
 input { width: 100%; padding: 0.5rem 0.75rem; border: 1px solid var(--muted); border-radius: 8px; background: var(--bg); color: var(--fg); min-height: 44px; }
 `;
 
+/**
+ * Copy buttons, progressive: a button is hidden until this runs, the text it copies is always
+ * visible and selectable. `data-copy` names the element whose value or text is copied,
+ * `data-copied` what the status region then says.
+ */
+export const COPY_SCRIPT = `
+document.querySelectorAll('[data-copy]').forEach(function (button) {
+  button.hidden = false;
+  button.addEventListener('click', function () {
+    var status = document.getElementById('copy-status');
+    var source = document.getElementById(button.getAttribute('data-copy'));
+    var text = 'value' in source ? source.value : source.textContent;
+    navigator.clipboard.writeText(text).then(function () { status.textContent = button.getAttribute('data-copied') || 'Copied.'; },
+      function () { status.textContent = 'Copy failed: select the text and copy it.'; });
+  });
+});
+`;
+
 export interface Page {
   html: string;
   headers: Record<string, string>;
@@ -30,7 +48,12 @@ export interface Page {
 export function renderPage(
   title: string,
   body: (nonce: string) => ComponentChildren,
-  { css = '', script = '', extraCsp = '' }: { css?: string; script?: string; extraCsp?: string } = {},
+  {
+    css = '',
+    script = '',
+    extraCsp = '',
+    referrerPolicy = 'no-referrer',
+  }: { css?: string; script?: string; extraCsp?: string; referrerPolicy?: string } = {},
 ): Page {
   const nonce = randomBytes(16).toString('base64');
   const html = `<!doctype html>${renderToString(
@@ -52,7 +75,7 @@ export function renderPage(
     html,
     headers: {
       'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'${extraCsp}`,
-      'Referrer-Policy': 'no-referrer',
+      'Referrer-Policy': referrerPolicy,
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-store',
     },

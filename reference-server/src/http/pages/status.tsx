@@ -3,7 +3,7 @@
  * share link with a copy button. The URL is a capability, so the page sends no Referer, is not
  * cached and is not indexed.
  */
-import { type Page, renderPage } from './layout.js';
+import { COPY_SCRIPT, type Page, renderPage } from './layout.js';
 
 export interface StatusPageData {
   waitlistName: string;
@@ -13,18 +13,6 @@ export interface StatusPageData {
   referralCount: number;
   shareUrl: string | undefined;
 }
-
-const COPY_SCRIPT = `
-document.querySelectorAll('[data-copy]').forEach(function (button) {
-  button.hidden = false;
-  button.addEventListener('click', function () {
-    var status = document.getElementById('copy-status');
-    var text = document.getElementById(button.getAttribute('data-copy')).value;
-    navigator.clipboard.writeText(text).then(function () { status.textContent = 'Link copied.'; },
-      function () { status.textContent = 'Copy failed: select the link and copy it.'; });
-  });
-});
-`;
 
 const CSS = `
 .position { font-size: 3rem; font-weight: 700; line-height: 1; margin: 0; }
@@ -68,7 +56,7 @@ export function statusPage(data: StatusPageData): Page {
               </label>
               <div class="share">
                 <input id="share-link" type="url" readOnly value={data.shareUrl} />
-                <button type="button" data-copy="share-link" hidden>
+                <button type="button" data-copy="share-link" data-copied="Link copied." hidden>
                   Copy link
                 </button>
               </div>

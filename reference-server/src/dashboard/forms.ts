@@ -1,0 +1,73 @@
+/** Reading the dashboard's forms: strings in, typed values or per-field messages out. No I/O. */
+import { parseList, SETTING_FIELDS } from '../domain/setting-fields.js';
+import type { SettingsPatch, WaitlistSettings } from '../domain/settings.js';
+
+export type FieldErrors = Record<string, string>;
+export type FormValues = Record<string, string>;
+
+/** A form field's text; a field sent twice (or as anything but text) is treated as absent. */
+export function field(body: unknown, name: string): string | undefined {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The settings form as the page shows it: lists one item per line. */
+export function settingsValues(settings: WaitlistSettings): FormValues {
+  const values: FormValues = {};
+  for (const f of SETTING_FIELDS) {
+    const value = settings[f.key];
+    values[f.key] = Array.isArray(value)
+      ? value.join('\n')
+      : value === true
+        ? 'on'
+        : value === false
+          ? ''
+          : String(value);
+  }
+  return values;
+}
+
+/**
+ * Parses every settings field of a submitted form. A checkbox that is absent is off (the form
+ * always shows them all); numbers must be whole and in range; lists take commas or line breaks.
+ */
+export function parseSettingsForm(body: unknown): {
+  patch: SettingsPatch;
+  errors: FieldErrors;
+  values: FormValues;
+} {
+  const patch: Record<string, unknown> = {};
+  const errors: FieldErrors = {};
+  const values: FormValues = {};
+  for (const f of SETTING_FIELDS) {
+    const raw = field(body, f.key) ?? '';
+    values[f.key] = raw;
+    switch (f.kind) {
+      case 'switch':
+        patch[f.key] = raw === 'on';
+        break;
+      case 'int': {
+        const text = raw.trim();
+        const n = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
+        if (Number.isNaN(n) || n < f.min || n > f.max)
+          errors[f.key] = `Enter a whole number from ${f.min} to ${f.max}.`;
+        else patch[f.key] = n;
+        break;
+      }
+      case 'list':
+        try {
+          patch[f.key] = parseList(f, raw);
+        } catch (error) {
+          errors[f.key] = (error as Error).message;
+        }
+        break;
+    }
+  }
+  return { patch: patch as SettingsPatch, errors, values };
+}
+
+export function parseName(body: unknown, what: string): { name?: string; error?: string } {
+  const name = (field(body, 'name') ?? '').trim();
+  if (name === '' || name.length > 200) return { error: `Give the ${what} a name of 1 to 200 characters.` };
+  return { name };
+}

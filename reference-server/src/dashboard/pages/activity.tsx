@@ -1,0 +1,115 @@
+import type { Page } from '../../http/pages/layout.js';
+import type { ActivityEntry } from '../../store/activity.js';
+import type { Operator } from '../../store/operators.js';
+import { dashboardPage } from './shell.js';
+
+const ACTIONS: Record<string, string> = {
+  'key.created': 'created a key',
+  'key.revoked': 'revoked a key',
+  'key.create_refused': 'was refused creating a key',
+  'key.revoke_refused': 'was refused revoking a key',
+  'subscriber.created': 'created a subscriber',
+  'subscriber.matched': 'signed up an existing subscriber',
+};
+
+export interface ActivityFilterForm {
+  actor: '' | 'operator' | 'key';
+  action: '' | 'key' | 'subscriber';
+}
+
+function describe(entry: ActivityEntry): string {
+  const name = typeof entry.details.name === 'string' ? ` “${entry.details.name}”` : '';
+  return `${ACTIONS[entry.action] ?? entry.action}${entry.action.startsWith('key.') ? name : ''}`;
+}
+
+export function activityPage(
+  who: { operator: Operator; csrf: string },
+  entries: ActivityEntry[],
+  filter: ActivityFilterForm,
+  next: number | undefined,
+): Page {
+  const params = (extra: Record<string, string>) =>
+    `?${new URLSearchParams({ ...(filter.actor ? { actor: filter.actor } : {}), ...(filter.action ? { action: filter.action } : {}), ...extra })}`;
+  return dashboardPage(
+    'Activity',
+    who,
+    'activity',
+    <section class="card">
+      <form method="get" action="/dashboard/activity" class="row">
+        <div class="field">
+          <label for="actor">Actor</label>
+          <select id="actor" name="actor">
+            <option value="" selected={filter.actor === ''}>
+              Anyone
+            </option>
+            <option value="operator" selected={filter.actor === 'operator'}>
+              Operators
+            </option>
+            <option value="key" selected={filter.actor === 'key'}>
+              API keys
+            </option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="action">Action</label>
+          <select id="action" name="action">
+            <option value="" selected={filter.action === ''}>
+              Everything
+            </option>
+            <option value="key" selected={filter.action === 'key'}>
+              Key creations and revocations
+            </option>
+            <option value="subscriber" selected={filter.action === 'subscriber'}>
+              Sign-ups through keys
+            </option>
+          </select>
+        </div>
+        <div class="field">
+          <button type="submit">Filter</button>
+        </div>
+      </form>
+      <div class="table-wrap">
+        <table>
+          <caption>Newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">Subject</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.length === 0 ? (
+              <tr>
+                <td colSpan={4}>Nothing recorded.</td>
+              </tr>
+            ) : (
+              entries.map((e) => (
+                <tr key={e.id}>
+                  <td>
+                    <time dateTime={e.at}>{e.at.slice(0, 19).replace('T', ' ')}</time>
+                  </td>
+                  <td>
+                    {e.actor.name}{' '}
+                    <span class="muted">({e.actor.type === 'key' ? 'API key' : 'operator'})</span>
+                  </td>
+                  <td>{describe(e)}</td>
+                  <td>
+                    <code>{e.subject_id ?? '—'}</code>
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      {next !== undefined ? (
+        <nav class="pager" aria-label="Pages">
+          <span />
+          <a href={`/dashboard/activity${params({ before: String(next) })}`}>Older entries</a>
+        </nav>
+      ) : null}
+    </section>,
+  );
+}

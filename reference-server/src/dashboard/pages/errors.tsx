@@ -1,0 +1,21 @@
+import type { Page } from '../../http/pages/layout.js';
+import type { Operator } from '../../store/operators.js';
+import { dashboardPage } from './shell.js';
+
+export function problemPage(
+  who: { operator: Operator; csrf: string } | undefined,
+  title: string,
+  message: string,
+): Page {
+  return dashboardPage(
+    title,
+    who,
+    undefined,
+    <section class="card">
+      <p>{message}</p>
+      <p>
+        <a href="/dashboard">Back to the dashboard</a>
+      </p>
+    </section>,
+  );
+}

@@ -1,0 +1,336 @@
+import { SETTING_FIELDS, type SettingField } from '../../domain/setting-fields.js';
+import type { Page } from '../../http/pages/layout.js';
+import type { Operator } from '../../store/operators.js';
+import type { ListPageResult } from '../../store/subscribers.js';
+import type { Waitlist } from '../../store/waitlists.js';
+import type { FieldErrors, FormValues } from '../forms.js';
+import { Csrf, dashboardPage, FieldError } from './shell.js';
+
+interface Who {
+  operator: Operator;
+  csrf: string;
+}
+
+export function waitlistsPage(
+  who: Who,
+  waitlists: Waitlist[],
+  form: { name?: string; error?: string } = {},
+): Page {
+  return dashboardPage(
+    'Waitlists',
+    who,
+    'waitlists',
+    <>
+      <section class="card">
+        <div class="table-wrap">
+          <table>
+            <caption>Waitlists of your organisation</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Waitlist id</th>
+                <th scope="col">State</th>
+                <th scope="col">Subscribers</th>
+              </tr>
+            </thead>
+            <tbody>
+              {waitlists.length === 0 ? (
+                <tr>
+                  <td colSpan={4}>No waitlists yet.</td>
+                </tr>
+              ) : (
+                waitlists.map((w) => (
+                  <tr key={w.id}>
+                    <td>
+                      <a href={`/dashboard/waitlists/${w.id}`}>{w.name}</a>
+                    </td>
+                    <td>
+                      <code>{w.id}</code>
+                    </td>
+                    <td>{w.archived ? 'Archived' : 'Active'}</td>
+                    <td>
+                      <a href={`/dashboard/waitlists/${w.id}/subscribers`}>View subscribers</a>
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <section class="card" aria-labelledby="create-heading">
+        <h2 id="create-heading">Create a waitlist</h2>
+        <form method="post" action="/dashboard/waitlists">
+          <Csrf token={who.csrf} />
+          <div class="field">
+            <label for="name">Name</label>
+            <input
+              id="name"
+              name="name"
+              required
+              maxLength={200}
+              value={form.name ?? ''}
+              aria-invalid={form.error ? 'true' : undefined}
+              aria-describedby={form.error ? 'name-error' : undefined}
+            />
+            <FieldError id="name-error" message={form.error} />
+          </div>
+          <button type="submit">Create waitlist</button>
+        </form>
+      </section>
+    </>,
+  );
+}
+
+function SettingInput({ f, value, error }: { f: SettingField; value: string; error: string | undefined }) {
+  const id = `setting-${f.key}`;
+  const described = [`${id}-help`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  if (f.kind === 'switch') {
+    return (
+      <div class="check">
+        <input id={id} name={f.key} type="checkbox" checked={value === 'on'} aria-describedby={described} />
+        <label for={id}>{f.label}</label>
+        <span id={`${id}-help`} class="muted">
+          ({f.help})
+        </span>
+      </div>
+    );
+  }
+  return (
+    <div class="field">
+      <label for={id}>{f.label}</label>
+      {f.kind === 'int' ? (
+        <input
+          id={id}
+          name={f.key}
+          type="number"
+          inputMode="numeric"
+          min={f.min}
+          max={f.max}
+          step={1}
+          value={value}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={described}
+        />
+      ) : (
+        <textarea
+          id={id}
+          name={f.key}
+          rows={3}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={described}
+        >
+          {value}
+        </textarea>
+      )}
+      <p id={`${id}-help`} class="help">
+        {f.kind === 'list' ? 'One per line or separated by commas: ' : ''}
+        {f.help}
+      </p>
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
+
+export interface SetupProps {
+  waitlist: Waitlist;
+  snippet: string;
+  values: FormValues;
+  errors: FieldErrors;
+  formError?: string | undefined;
+  saved?: boolean;
+}
+
+export function waitlistPage(who: Who, props: SetupProps): Page {
+  const { waitlist } = props;
+  const groups: { legend: string; keys: string[] }[] = [
+    { legend: 'Referrals', keys: ['referrals', 'referral_boost'] },
+    { legend: 'Public sign-up', keys: ['origins', 'ip_limit'] },
+    { legend: 'Bot protection', keys: ['challenge', 'challenge_min_age_ms', 'pow', 'pow_difficulty'] },
+    {
+      legend: 'Email checks',
+      keys: ['email_throttle', 'mx_check', 'block_disposable', 'disposable_domains'],
+    },
+    { legend: 'Geo rules (an allow list or a deny list, not both)', keys: ['geo_allow', 'geo_deny'] },
+  ];
+  return dashboardPage(
+    waitlist.name,
+    who,
+    'waitlists',
+    <>
+      <section class="card" aria-labelledby="id-heading">
+        <h2 id="id-heading">Waitlist id</h2>
+        <p>
+          <code id="waitlist-id">{waitlist.id}</code>{' '}
+          <button
+            type="button"
+            class="secondary"
+            data-copy="waitlist-id"
+            data-copied="Waitlist id copied."
+            hidden
+          >
+            Copy id
+          </button>
+        </p>
+        {waitlist.archived ? (
+          <p class="warning">This waitlist is archived: both APIs answer 404 for it.</p>
+        ) : null}
+        <p>
+          <a href={`/dashboard/waitlists/${waitlist.id}/subscribers`}>View subscribers</a>
+        </p>
+      </section>
+      <section class="card" aria-labelledby="snippet-heading">
+        <h2 id="snippet-heading">Add the sign-up form to your site</h2>
+        <p>
+          Paste this where the form should appear. The page's origin must be on the allowed origins below.
+        </p>
+        <label for="snippet">Script tag</label>
+        <textarea id="snippet" readOnly rows={3}>
+          {props.snippet}
+        </textarea>
+        <p>
+          <button type="button" data-copy="snippet" data-copied="Snippet copied." hidden>
+            Copy snippet
+          </button>
+        </p>
+      </section>
+      <section class="card" aria-labelledby="settings-heading">
+        <h2 id="settings-heading">Settings</h2>
+        {props.saved ? (
+          <p class="notice" role="status">
+            Settings saved.
+          </p>
+        ) : null}
+        {props.formError ? (
+          <p class="error" role="alert">
+            {props.formError}
+          </p>
+        ) : null}
+        {Object.keys(props.errors).length > 0 ? (
+          <p class="error" role="alert">
+            Some settings need fixing; nothing was saved.
+          </p>
+        ) : null}
+        <form method="post" action={`/dashboard/waitlists/${waitlist.id}`}>
+          <Csrf token={who.csrf} />
+          <div class="field">
+            <label for="name">Name</label>
+            <input
+              id="name"
+              name="name"
+              required
+              maxLength={200}
+              value={props.values.name ?? waitlist.name}
+            />
+            <FieldError id="name-error" message={props.errors.name} />
+          </div>
+          {groups.map((g) => (
+            <fieldset key={g.legend}>
+              <legend>{g.legend}</legend>
+              {g.keys.map((key) => {
+                const f = SETTING_FIELDS.find((x) => x.key === key) as SettingField;
+                return (
+                  <SettingInput key={key} f={f} value={props.values[key] ?? ''} error={props.errors[key]} />
+                );
+              })}
+            </fieldset>
+          ))}
+          <button type="submit">Save settings</button>
+        </form>
+      </section>
+      {waitlist.archived ? null : (
+        <section class="card" aria-labelledby="archive-heading">
+          <h2 id="archive-heading">Archive</h2>
+          <p>Archiving stops sign-ups and API access to this waitlist.</p>
+          <a href={`/dashboard/waitlists/${waitlist.id}/archive`}>Archive this waitlist…</a>
+        </section>
+      )}
+    </>,
+  );
+}
+
+export function archivePage(who: Who, waitlist: Waitlist): Page {
+  return dashboardPage(
+    `Archive ${waitlist.name}?`,
+    who,
+    'waitlists',
+    <section class="card">
+      <p class="warning">
+        Archiving <strong>{waitlist.name}</strong> (<code>{waitlist.id}</code>) makes both the public endpoint
+        and the API answer 404 for it. It cannot be undone here.
+      </p>
+      <form method="post" action={`/dashboard/waitlists/${waitlist.id}/archive`} class="actions">
+        <Csrf token={who.csrf} />
+        <button type="submit" class="danger">
+          Archive waitlist
+        </button>
+        <a href={`/dashboard/waitlists/${waitlist.id}`}>Cancel</a>
+      </form>
+    </section>,
+  );
+}
+
+export function subscribersPage(
+  who: Who,
+  waitlist: Waitlist,
+  result: ListPageResult,
+  query: { q: string; page: number; limit: number },
+): Page {
+  const base = `/dashboard/waitlists/${waitlist.id}/subscribers`;
+  const qs = (page: number) =>
+    `?${new URLSearchParams({ ...(query.q ? { q: query.q } : {}), page: String(page) })}`;
+  const last = Math.max(1, Math.ceil(result.total / query.limit));
+  return dashboardPage(
+    `Subscribers of ${waitlist.name}`,
+    who,
+    'waitlists',
+    <section class="card">
+      <search>
+        <form method="get" action={base} class="row">
+          <div class="field">
+            <label for="q">Search by email</label>
+            <input id="q" name="q" type="search" maxLength={254} value={query.q} />
+          </div>
+          <div class="actions field">
+            <button type="submit">Search</button>
+            <a href={`${base}.csv${query.q ? `?q=${encodeURIComponent(query.q)}` : ''}`}>Export CSV</a>
+          </div>
+        </form>
+      </search>
+      <div class="table-wrap">
+        <table>
+          <caption>
+            {result.total} {query.q ? 'matching ' : ''}
+            {result.total === 1 ? 'subscriber' : 'subscribers'}, page {query.page} of {last}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Position</th>
+              <th scope="col">Email</th>
+              <th scope="col">Referral code</th>
+              <th scope="col">Referrals</th>
+              <th scope="col">Joined</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.items.map((s) => (
+              <tr key={s.id}>
+                <td>{s.position}</td>
+                <td>{s.email}</td>
+                <td>{s.referral_code ? <code>{s.referral_code}</code> : '—'}</td>
+                <td>{s.referral_count}</td>
+                <td>
+                  <time dateTime={s.joined_at}>{s.joined_at.slice(0, 16).replace('T', ' ')}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <nav class="pager" aria-label="Pages">
+        {query.page > 1 ? <a href={base + qs(query.page - 1)}>Previous page</a> : <span />}
+        {query.page < last ? <a href={base + qs(query.page + 1)}>Next page</a> : <span />}
+      </nav>
+    </section>,
+  );
+}

@@ -2,7 +2,7 @@ import { type Plan, planAllowsApi } from '@waitlistkit/protocol';
 import type { Page } from '../../http/pages/layout.js';
 import type { ApiKey } from '../../store/keys.js';
 import type { Operator } from '../../store/operators.js';
-import { Csrf, dashboardPage, FieldError } from './shell.js';
+import { Csrf, dashboardPage, NameField } from './shell.js';
 
 interface Who {
   operator: Operator;
@@ -87,18 +87,7 @@ export function keysPage(
           <h2 id="create-key-heading">Create a key</h2>
           <form method="post" action="/dashboard/keys">
             <Csrf token={who.csrf} />
-            <div class="field">
-              <label for="key-name">Name</label>
-              <input
-                id="key-name"
-                name="name"
-                required
-                maxLength={200}
-                value={form.name ?? ''}
-                aria-describedby={form.error ? 'key-name-error' : undefined}
-              />
-              <FieldError id="key-name-error" message={form.error} />
-            </div>
+            <NameField id="key-name" value={form.name ?? ''} error={form.error} />
             <fieldset>
               <legend>Access</legend>
               {Object.entries(PRESET_LABEL).map(([value, label], i) => (

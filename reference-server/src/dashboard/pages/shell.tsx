@@ -109,3 +109,22 @@ export function FieldError({ id, message }: { id: string; message: string | unde
     </p>
   ) : null;
 }
+
+/** A required name input with its label and, when the last submit failed, its error. */
+export function NameField({ id, value, error }: { id: string; value: string; error: string | undefined }) {
+  return (
+    <div class="field">
+      <label for={id}>Name</label>
+      <input
+        id={id}
+        name="name"
+        required
+        maxLength={200}
+        value={value}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}

@@ -4,7 +4,7 @@ import type { Operator } from '../../store/operators.js';
 import type { ListPageResult } from '../../store/subscribers.js';
 import type { Waitlist } from '../../store/waitlists.js';
 import type { FieldErrors, FormValues } from '../forms.js';
-import { Csrf, dashboardPage, FieldError } from './shell.js';
+import { Csrf, dashboardPage, FieldError, NameField } from './shell.js';
 
 interface Who {
   operator: Operator;
@@ -62,19 +62,7 @@ export function waitlistsPage(
         <h2 id="create-heading">Create a waitlist</h2>
         <form method="post" action="/dashboard/waitlists">
           <Csrf token={who.csrf} />
-          <div class="field">
-            <label for="name">Name</label>
-            <input
-              id="name"
-              name="name"
-              required
-              maxLength={200}
-              value={form.name ?? ''}
-              aria-invalid={form.error ? 'true' : undefined}
-              aria-describedby={form.error ? 'name-error' : undefined}
-            />
-            <FieldError id="name-error" message={form.error} />
-          </div>
+          <NameField id="name" value={form.name ?? ''} error={form.error} />
           <button type="submit">Create waitlist</button>
         </form>
       </section>
@@ -213,17 +201,7 @@ export function waitlistPage(who: Who, props: SetupProps): Page {
         ) : null}
         <form method="post" action={`/dashboard/waitlists/${waitlist.id}`}>
           <Csrf token={who.csrf} />
-          <div class="field">
-            <label for="name">Name</label>
-            <input
-              id="name"
-              name="name"
-              required
-              maxLength={200}
-              value={props.values.name ?? waitlist.name}
-            />
-            <FieldError id="name-error" message={props.errors.name} />
-          </div>
+          <NameField id="name" value={props.values.name ?? waitlist.name} error={props.errors.name} />
           {groups.map((g) => (
             <fieldset key={g.legend}>
               <legend>{g.legend}</legend>

@@ -1,0 +1,90 @@
+/**
+ * Everything `subscribe()` throws. One base class carries what a caller branches on (`status`,
+ * `code`, `retryAfter`); the subclasses name the cases a form treats differently. `name` is set
+ * explicitly because the script-tag build is minified and would otherwise rename the classes.
+ */
+import type { ErrorCode, Gate } from '@waitlistkit/protocol';
+
+/** The contract's codes, plus the cases where no contract body arrives. */
+export type WaitlistErrorCode =
+  | ErrorCode
+  | 'network_error'
+  | 'too_many_rounds'
+  | 'aborted'
+  | 'unexpected_response';
+
+export class WaitlistError extends Error {
+  override name = 'WaitlistError';
+  /** The HTTP status; 0 when no readable answer arrived (network failure, abort). */
+  readonly status: number;
+  readonly code: WaitlistErrorCode;
+  /** Seconds to wait before trying again (429's `Retry-After`). */
+  readonly retryAfter: number | undefined;
+
+  constructor(message: string, status: number, code: WaitlistErrorCode, retryAfter?: number) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** 400 `invalid_email`: syntax, disposable domain or no MX. Shown at the field. */
+export class InvalidEmailError extends WaitlistError {
+  override name = 'InvalidEmailError';
+}
+
+/** 400 `invalid_request`, 413 or 415: the request itself was refused; resending will not help. */
+export class InvalidRequestError extends WaitlistError {
+  override name = 'InvalidRequestError';
+}
+
+/** 403 `geo_restricted`: the waitlist does not accept sign-ups from the visitor's country. */
+export class GeoRestrictedError extends WaitlistError {
+  override name = 'GeoRestrictedError';
+}
+
+/**
+ * 404: the waitlist id is wrong or archived, or the page's origin is not on the waitlist's
+ * allowlist (the service answers all of them alike). Cross-origin, this 404 reaches the page
+ * as a CORS failure; `subscribe()` tells it from an unreachable server with a probe.
+ * The message says what to fix.
+ */
+export class NotFoundError extends WaitlistError {
+  override name = 'NotFoundError';
+}
+
+/** 429: too many requests from this address; `retryAfter` says when to try again. */
+export class RateLimitedError extends WaitlistError {
+  override name = 'RateLimitedError';
+}
+
+/** 5xx after the retries with backoff. */
+export class ServerError extends WaitlistError {
+  override name = 'ServerError';
+}
+
+/** No answer from the server (offline, DNS, server down) after the retries. */
+export class NetworkError extends WaitlistError {
+  override name = 'NetworkError';
+}
+
+/** The service kept answering 428 for one gate: tokens or nonces were refused too many times. */
+export class TooManyRoundsError extends WaitlistError {
+  override name = 'TooManyRoundsError';
+  readonly gate: Gate;
+
+  constructor(gate: Gate, rounds: number) {
+    super(`The ${gate} gate was still not passed after ${rounds} rounds.`, 428, 'too_many_rounds');
+    this.gate = gate;
+  }
+}
+
+/** The caller's signal aborted the sign-up; workers and requests were stopped. */
+export class AbortedError extends WaitlistError {
+  override name = 'AbortedError';
+
+  constructor() {
+    super('The sign-up was aborted.', 0, 'aborted');
+  }
+}

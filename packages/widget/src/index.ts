@@ -1,0 +1,31 @@
+/**
+ * `@waitlistkit/widget`: the waitlist sign-up form (`mount`, `<waitlist-form>`) and the
+ * headless `subscribe()` it is built on. The script-tag build is `@waitlistkit/widget/waitlist.js`.
+ */
+export type {
+  AcceptedSignup,
+  ChallengeRequired,
+  ErrorCode,
+  Gate,
+  PublicSubscribeBody,
+} from '@waitlistkit/protocol';
+export type { Clock } from './core/clock.js';
+export {
+  AbortedError,
+  GeoRestrictedError,
+  InvalidEmailError,
+  InvalidRequestError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  ServerError,
+  TooManyRoundsError,
+  WaitlistError,
+  type WaitlistErrorCode,
+} from './core/errors.js';
+export { type Progress, type SubscribeOptions, subscribe } from './core/subscribe.js';
+export { type PowProgress, type SolveOptions, solvePow } from './solver/solve.js';
+export { DEFAULT_TAG, defineWaitlistElement, type WaitlistElement } from './ui/element.js';
+export { en, type Locale } from './ui/locale.js';
+export { mount, type WaitlistHandle } from './ui/mount.js';
+export type { MountOptions, Theme } from './ui/options.js';

@@ -1,0 +1,72 @@
+/**
+ * The one implementation behind all three ways in (npm `mount`, `<waitlist-form>`, script tag):
+ * render the form into the element's shadow root and hand back its controls.
+ */
+import { h, render } from 'preact';
+import { Form } from './form.js';
+import { type MountOptions, resolveOptions, type WidgetConfig } from './options.js';
+import { css } from './styles.js';
+
+export interface WaitlistHandle {
+  /** Back to an empty form; a sign-up in flight is aborted. */
+  reset(): void;
+  /** Unmount: aborts requests, terminates workers, stops timers, removes listeners. */
+  destroy(): void;
+}
+
+let sheet: CSSStyleSheet | undefined;
+
+/**
+ * One constructed style sheet shared by every form on the page. Unlike a <style> element, an
+ * adopted sheet is not blocked by a page's `style-src` Content Security Policy.
+ */
+function styleSheet(): CSSStyleSheet {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+  }
+  return sheet;
+}
+
+/** Shadow roots this module attached, so it never renders into one a page made for itself. */
+const ours = new WeakSet<ShadowRoot>();
+const mounted = new WeakMap<Element, WaitlistHandle>();
+
+/** Renders a validated configuration into `host`'s shadow root. */
+export function mountConfig(host: HTMLElement, config: WidgetConfig): WaitlistHandle {
+  mounted.get(host)?.destroy();
+  let root = host.shadowRoot;
+  if (!root) {
+    root = host.attachShadow({ mode: 'open' });
+    ours.add(root);
+  } else if (!ours.has(root)) {
+    throw new TypeError('Waitlist widget: the element already has a shadow root of its own.');
+  }
+  const controls: { reset?: () => void } = {};
+  const shadow = root;
+  shadow.adoptedStyleSheets = [styleSheet()];
+  render(<Form controls={controls} config={config} host={host} />, shadow);
+  const handle: WaitlistHandle = {
+    reset: () => controls.reset?.(),
+    destroy: () => {
+      if (mounted.get(host) !== handle) return;
+      mounted.delete(host);
+      render(null, shadow);
+    },
+  };
+  mounted.set(host, handle);
+  return handle;
+}
+
+/**
+ * Renders the sign-up form into `element` (in a shadow root, so the page's CSS cannot break
+ * it). Throws a TypeError naming every problem when the options cannot work; other problems
+ * (an unknown theme, a bad locale entry) are reported on the console and the defaults used.
+ */
+export function mount(element: HTMLElement, options: MountOptions): WaitlistHandle {
+  const problems: string[] = [];
+  const config = resolveOptions(options, problems);
+  if (!config) throw new TypeError(`Waitlist widget: ${problems.join(' ')}`);
+  for (const problem of problems) console.error(`Waitlist widget: ${problem}`);
+  return mountConfig(element, config);
+}

@@ -1,0 +1,149 @@
+/**
+ * Options of the form, from code (`mount`) or from attributes (custom element, script tag), and
+ * their validation. Nothing here throws or touches the DOM: problems come back as sentences for
+ * the console, and only a missing or invalid waitlist id or base URL stops the form.
+ */
+import { parseBaseUrl } from '../core/url.js';
+import { en, type Locale, mergeLocale } from './locale.js';
+
+export type Theme = 'auto' | 'light' | 'dark';
+
+export interface MountOptions {
+  /** `wl_…`, from the waitlist's setup page. */
+  waitlistId: string;
+  /** The waitlist service's address, `https://…`. */
+  baseUrl: string;
+  /** Light or dark; `auto` (default) follows `prefers-color-scheme`. */
+  theme?: Theme;
+  /** Query parameter of referral links, read on load and written into share links; default `ref`. */
+  refParam?: string;
+  /** Texts replacing the English ones; any subset of `en`'s keys. */
+  locale?: Partial<Locale>;
+  /** Passed to `subscribe()`. */
+  fetch?: typeof fetch;
+  /** Passed to `subscribe()`. */
+  workers?: number;
+}
+
+export interface WidgetConfig {
+  waitlistId: string;
+  baseUrl: string;
+  theme: Theme;
+  refParam: string;
+  locale: Locale;
+  fetch?: typeof fetch;
+  workers?: number;
+}
+
+const THEMES: readonly string[] = ['auto', 'light', 'dark'];
+const WAITLIST_ID = /^wl_[A-Za-z0-9_-]{1,64}$/;
+const PARAM = /^[A-Za-z0-9_.-]{1,32}$/;
+
+/** A value for a console message: quoted, shortened, never the whole of a huge attribute. */
+export const show = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 48 ? `${text.slice(0, 45)}…` : text;
+};
+
+export type NameOf = (option: string) => string;
+
+/**
+ * The widget's configuration, or `undefined` when it cannot work; `problems` collects what is
+ * wrong, each sentence naming the option as the page wrote it (`nameOf`).
+ */
+export function resolveOptions(
+  input: MountOptions,
+  problems: string[],
+  nameOf: NameOf = (o) => o,
+): WidgetConfig | undefined {
+  const { waitlistId, theme = 'auto', refParam = 'ref' } = input;
+  const localeProblems: string[] = [];
+  const locale = mergeLocale(en, input.locale, localeProblems);
+  for (const problem of localeProblems) problems.push(problem.replace(/^locale/, nameOf('locale')));
+  const config: WidgetConfig = {
+    waitlistId,
+    baseUrl: parseBaseUrl(input.baseUrl) ?? '',
+    theme: THEMES.includes(theme) ? theme : 'auto',
+    refParam: typeof refParam === 'string' && PARAM.test(refParam) ? refParam : 'ref',
+    locale,
+    fetch: input.fetch,
+    workers: input.workers,
+  };
+  if (!THEMES.includes(theme))
+    problems.push(`${nameOf('theme')} ${show(theme)} is not one of auto, light, dark; using auto.`);
+  if (config.refParam !== refParam) {
+    problems.push(
+      `${nameOf('refParam')} ${show(refParam)} is not a query parameter name (letters, digits, _ . -); using ref.`,
+    );
+  }
+  let usable = true;
+  if (!waitlistId) {
+    problems.push(`${nameOf('waitlistId')} is missing: give the waitlist's id (wl_…) from its setup page.`);
+    usable = false;
+  } else if (typeof waitlistId !== 'string' || !WAITLIST_ID.test(waitlistId)) {
+    problems.push(
+      `${nameOf('waitlistId')} ${show(waitlistId)} is not a waitlist id (wl_ and letters or digits).`,
+    );
+    usable = false;
+  }
+  if (!config.baseUrl) {
+    problems.push(
+      input.baseUrl
+        ? `${nameOf('baseUrl')} ${show(input.baseUrl)} is not an http(s) address.`
+        : `${nameOf('baseUrl')} is missing: give the waitlist service's address (https://…).`,
+    );
+    usable = false;
+  }
+  return usable ? config : undefined;
+}
+
+/** Attributes of `<waitlist-form>`; the script tag takes the same with `data-`. */
+export const ATTRIBUTES = [
+  'waitlist-id',
+  'base-url',
+  'theme',
+  'ref-param',
+  'locale',
+  'label',
+  'button',
+  'placeholder',
+  'success',
+];
+const TEXT_ATTRIBUTES = ['label', 'button', 'placeholder', 'success'] as const;
+
+/** Options from attributes (`read` returns an attribute's value or null). */
+export function optionsFromAttributes(
+  read: (name: string) => string | null,
+  problems: string[],
+  nameOf: NameOf,
+): MountOptions {
+  let locale: Record<string, unknown> = {};
+  const json = read('locale');
+  if (json) {
+    try {
+      const parsed: unknown = JSON.parse(json);
+      // Spread, not Object.assign: a "__proto__" key stays a plain (reported) key.
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) locale = { ...parsed };
+      else problems.push(`${nameOf('locale')} must be a JSON object of texts.`);
+    } catch {
+      problems.push(`${nameOf('locale')} is not valid JSON.`);
+    }
+  }
+  for (const key of TEXT_ATTRIBUTES) {
+    const value = read(key);
+    if (value !== null) locale[key] = value;
+  }
+  return {
+    waitlistId: read('waitlist-id') ?? '',
+    baseUrl: read('base-url') ?? '',
+    theme: (read('theme') ?? undefined) as Theme | undefined,
+    refParam: read('ref-param') ?? undefined,
+    locale: locale as Partial<Locale>,
+  };
+}
+
+/** `waitlistId` → `waitlist-id`, with the page's prefix (`data-` on the script tag). */
+export const attributeName =
+  (prefix: string): NameOf =>
+  (option) =>
+    prefix + option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -1,0 +1,126 @@
+/**
+ * The public subscribe endpoint as the contract describes it (§2 order of checks, §3 Proof of
+ * Work, §4 Challenge), for msw: real nonces, checked with the protocol's `verifyPow`; tokens that
+ * must reach their minimum age; every token and nonce accepted once.
+ */
+import { randomBytes } from 'node:crypto';
+import { type PublicSubscribeBody, verifyPow } from '@waitlistkit/protocol';
+import { HttpResponse, http } from 'msw';
+import { AbortedError } from '../../src/core/errors.js';
+
+export const BASE_URL = 'https://api.waitlist.test';
+export const WAITLIST_ID = 'wl_0123456789abcdef';
+export const ENDPOINT = `${BASE_URL}/v1/public/waitlists/:id/subscribers`;
+
+export interface ServiceOptions {
+  challenge?: { minAgeMs: number };
+  pow?: { difficulty: number };
+  referrals?: boolean;
+  /** The service's clock, for token ages. */
+  now?: () => number;
+  /** Answers the next requests with these instead (status, body, headers), one each. */
+  script?: { status: number; body?: unknown; headers?: Record<string, string> }[];
+  /** Refuse this many valid challenge tokens / solved nonces (as if expired): each gets a fresh 428. */
+  refuseTokens?: number;
+  refuseNonces?: number;
+}
+
+/** 63 characters, like the reference server's nonces: `nonce:` fills one SHA-256 block. */
+export const newNonce = () => `p1.${randomBytes(45).toString('base64url')}`.slice(0, 63);
+
+export function fakeService(options: ServiceOptions = {}) {
+  const now = options.now ?? (() => Date.now());
+  const tokens = new Map<string, number>();
+  const nonces = new Map<string, number>();
+  const requests: { body: PublicSubscribeBody; headers: Headers; signal: AbortSignal }[] = [];
+  const script = [...(options.script ?? [])];
+  let refuseTokens = options.refuseTokens ?? 0;
+  let refuseNonces = options.refuseNonces ?? 0;
+  const error = (status: number, code: string, headers?: Record<string, string>) =>
+    HttpResponse.json({ error: { code, message: `${code} (test)` } }, { status, headers });
+
+  const handler = http.post(ENDPOINT, async ({ request, params }) => {
+    const body = (await request.json()) as PublicSubscribeBody;
+    requests.push({ body, headers: request.headers, signal: request.signal });
+    const next = script.shift();
+    if (next) {
+      return next.body === undefined
+        ? new HttpResponse(null, { status: next.status, headers: next.headers })
+        : HttpResponse.json(next.body, { status: next.status, headers: next.headers });
+    }
+    if (params.id !== WAITLIST_ID) return error(404, 'not_found');
+    if (!body.email?.includes('@')) return error(400, 'invalid_email');
+    if (options.challenge) {
+      const issued = body.challenge_token === undefined ? undefined : tokens.get(body.challenge_token);
+      let fresh = issued !== undefined && now() - issued >= options.challenge.minAgeMs;
+      if (fresh && refuseTokens > 0) {
+        refuseTokens--;
+        fresh = false;
+      }
+      if (!fresh) {
+        const token = randomBytes(12).toString('base64url');
+        tokens.set(token, now());
+        return HttpResponse.json(
+          {
+            status: 'challenge_required',
+            gate: 'challenge',
+            challenge: { token, min_age_ms: options.challenge.minAgeMs },
+          },
+          { status: 428 },
+        );
+      }
+    }
+    if (options.pow) {
+      const { difficulty } = options.pow;
+      const pow = body.pow;
+      let valid =
+        pow !== undefined &&
+        nonces.get(pow.nonce) === difficulty &&
+        verifyPow(pow.nonce, pow.solution, difficulty);
+      if (valid && refuseNonces > 0) {
+        refuseNonces--;
+        valid = false;
+      }
+      if (!valid) {
+        const nonce = newNonce();
+        nonces.set(nonce, difficulty);
+        return HttpResponse.json(
+          { status: 'challenge_required', gate: 'pow', pow: { nonce, difficulty } },
+          { status: 428 },
+        );
+      }
+      nonces.delete((pow as { nonce: string }).nonce);
+    }
+    if (body.challenge_token) tokens.delete(body.challenge_token);
+    const referrals = options.referrals ?? true;
+    return HttpResponse.json(
+      {
+        status: 'accepted',
+        status_token: referrals ? 'tok_status' : '',
+        referral_code: referrals ? 'K7M2QX' : '',
+        status_url: referrals ? 'https://app.waitlist.test/s/tok_status' : '',
+      },
+      { status: 202 },
+    );
+  });
+
+  return { handler, requests, tokens, nonces };
+}
+
+/** A clock whose `sleep` advances time at once, recording every wait. */
+export function fakeClock(start = 1_000_000) {
+  let time = start;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    advance: (ms: number) => {
+      time += ms;
+    },
+    now: () => time,
+    sleep: async (ms: number, signal?: AbortSignal) => {
+      if (signal?.aborted) throw new AbortedError();
+      sleeps.push(ms);
+      time += ms;
+    },
+  };
+}

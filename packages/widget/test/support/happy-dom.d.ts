@@ -1,0 +1,4 @@
+/** happy-dom's test API on its window (vitest's happy-dom environment). */
+interface Window {
+  happyDOM: { setURL(url: string): void };
+}

@@ -63,19 +63,39 @@ describe.skipIf(chromiumMissing)('dashboard in Chromium', () => {
     expect(await page.locator('#snippet').inputValue()).toBe(
       `<script src="${h.server.url}/widget/waitlist.js" data-waitlist-id="${waitlistId}" data-base-url="${h.server.url}" async></script>`,
     );
+    // A marketing page on its own origin that pastes the snippet as shown.
+    const snippet = await page.locator('#snippet').inputValue();
+    const site = createServer((_req, res) => {
+      res.setHeader('Content-Type', 'text/html');
+      res.end(`<!doctype html><html lang="en"><title>Spring</title><main>${snippet}</main></html>`);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     await page.getByLabel('Proof of Work', { exact: true }).check();
     await page.getByLabel('Proof of Work difficulty (bits)').fill('16');
-    await page.getByLabel('Allowed origins').fill('https://spring.example');
+    await page.getByLabel('Allowed origins').fill(siteOrigin);
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Settings saved.');
     await check(page, 'waitlist-setup');
-    const pow = await fetch(`${h.server.url}/v1/public/waitlists/${waitlistId}/subscribers`, {
-      method: 'POST',
-      headers: { Origin: 'https://spring.example', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: 'visitor@example.com' }),
-    });
-    expect(pow.status).toBe(428);
-    expect((await pow.json()).gate).toBe('pow');
+    try {
+      const visitor = await context.newPage();
+      await visitor.goto(siteOrigin);
+      const gate = visitor.evaluate(
+        () =>
+          new Promise<string>((resolve) =>
+            document.addEventListener('waitlist:gate', (e) => resolve((e as CustomEvent).detail.gate)),
+          ),
+      );
+      await visitor.locator('waitlist-form >> input[type=email]').fill('visitor@example.com');
+      await visitor.locator('waitlist-form >> button[type=submit]').click();
+      expect(await gate).toBe('pow');
+      await expect
+        .poll(() => visitor.locator('waitlist-form >> [role=status]').textContent(), { timeout: 30_000 })
+        .toBe("You're on the list!");
+      await visitor.close();
+    } finally {
+      site.close();
+    }
 
     await page.getByRole('link', { name: 'View subscribers' }).click();
     await check(page, 'subscribers');

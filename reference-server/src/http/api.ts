@@ -58,7 +58,7 @@ async function authenticate(services: Services, header: string | undefined): Pro
   if (!parsed.ok) return undefined;
   const hash = hashKey(parsed.value);
   const grant = await findKeyByHash(services.db.reader, hash);
-  if (!grant || grant.state !== 'active') return undefined;
+  if (grant?.state !== 'active') return undefined;
   return timingSafeEqual(Buffer.from(grant.hash), Buffer.from(hash)) ? grant : undefined;
 }
 

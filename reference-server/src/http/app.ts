@@ -15,6 +15,7 @@ import { demoPage, infoPage } from './pages/demo.js';
 import { notFoundPage, statusPage } from './pages/status.js';
 import { publicRouter } from './public.js';
 import { send, sendPage } from './respond.js';
+import { widgetFileHandler } from './widget-file.js';
 
 const openapi = createRequire(import.meta.url)('@waitlistkit/protocol/openapi.json') as unknown;
 
@@ -53,6 +54,12 @@ export function createApp(services: Services, options: AppOptions = {}): express
     res.json({ status: 'ok' });
   });
 
+  app.get('/widget/waitlist.js', widgetFileHandler());
+  // Browsers ask for it on every page; an empty answer keeps their consoles free of 404s.
+  app.get('/favicon.ico', (_req, res) => {
+    res.status(204).end();
+  });
+
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openapi);
   });
@@ -81,7 +88,12 @@ export function createApp(services: Services, options: AppOptions = {}): express
   app.get('/', async (_req, res) => {
     const waitlist =
       options.demoWaitlistId && (await getWaitlist(services.db.reader, options.demoWaitlistId));
-    sendPage(res, waitlist && !waitlist.archived ? demoPage(waitlist.id, waitlist.name) : infoPage());
+    sendPage(
+      res,
+      waitlist && !waitlist.archived
+        ? demoPage(waitlist.id, waitlist.name, services.config.baseUrl)
+        : infoPage(),
+    );
   });
 
   app.use('/v1', (req, res) => {

@@ -52,8 +52,17 @@ export function renderPage(
     css = '',
     script = '',
     extraCsp = '',
+    scriptSrc = '',
     referrerPolicy = 'no-referrer',
-  }: { css?: string; script?: string; extraCsp?: string; referrerPolicy?: string } = {},
+  }: {
+    css?: string;
+    script?: string;
+    /** More directives, none of those set here (a repeated directive is ignored by browsers). */
+    extraCsp?: string;
+    /** Sources added to `script-src` beside the page's nonce. */
+    scriptSrc?: string;
+    referrerPolicy?: string;
+  } = {},
 ): Page {
   const nonce = randomBytes(16).toString('base64');
   const html = `<!doctype html>${renderToString(
@@ -74,7 +83,7 @@ export function renderPage(
   return {
     html,
     headers: {
-      'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'${extraCsp}`,
+      'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'${scriptSrc ? ` ${scriptSrc}` : ''}; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'${extraCsp}`,
       'Referrer-Policy': referrerPolicy,
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-store',

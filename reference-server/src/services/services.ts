@@ -1,9 +1,5 @@
 /** Everything a request handler needs, built once by `serve`. */
-import {
-  EMAIL_THROTTLE_ATTEMPTS,
-  EMAIL_THROTTLE_WINDOW_MS,
-  KEY_RATE_LIMIT_DEFAULT,
-} from '@waitlistkit/protocol';
+import { EMAIL_THROTTLE_ATTEMPTS, EMAIL_THROTTLE_WINDOW_MS } from '@waitlistkit/protocol';
 import type { Limit } from '../domain/throttle.js';
 import { Admin } from './admin.js';
 import type { Clock } from './clock.js';

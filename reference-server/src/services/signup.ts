@@ -36,7 +36,7 @@ export function commitSignup(db: Database, clock: Clock, request: SignupRequest)
       const { actor } = request;
       if (actor) {
         const grant = await getGrant(tx, actor.keyId);
-        if (!grant || grant.state !== 'active') return { outcome: 'key_revoked' };
+        if (grant?.state !== 'active') return { outcome: 'key_revoked' };
         if (!planAllowsApi(grant.plan)) return { outcome: 'plan_lost' };
       }
       const result = await insertOrMatchSubscriber(

@@ -24,10 +24,43 @@ interface Facts {
   settings: string | null;
 }
 
+const INSERT_COLUMNS = `id, waitlist_id, seq, email, email_norm, email_search, referral_code,
+  status_token, referred_by, referral_count, rank_key, joined_us`;
+
+/**
+ * A fresh sign-up without a referral code, in one statement: the row takes the next seq and a
+ * join time after the last row's, exactly as the facts query below would have computed them,
+ * and nothing is written when the waitlist is missing or archived or the email is already on it
+ * (then `changes` is 0 and the caller finds out which). One round trip to the driver instead of
+ * two on the committer's serial path, which is what bounds sign-up throughput.
+ */
+const INSERT_FRESH = `INSERT INTO subscribers (${INSERT_COLUMNS})
+  SELECT ?1, ?2, last.seq + 1, ?3, ?4, ?5, ?6, ?7, NULL, 0, last.seq + 1, max(?8, last.us + 1)
+    FROM (SELECT
+            coalesce((SELECT seq FROM subscribers WHERE waitlist_id = ?2 ORDER BY seq DESC LIMIT 1), 0) AS seq,
+            coalesce((SELECT joined_us FROM subscribers WHERE waitlist_id = ?2 ORDER BY seq DESC LIMIT 1), 0) AS us
+         ) AS last
+   WHERE EXISTS (SELECT 1 FROM waitlists WHERE id = ?2 AND archived = 0)
+  ON CONFLICT (waitlist_id, email_norm) DO NOTHING`;
+
+/** Runs `insert` with a referral code, drawing another when the code is taken (one in a billion per subscriber). */
+async function withFreeCode<T>(insert: (code: string) => Promise<T>): Promise<{ value: T; code: string }> {
+  let code = generateReferralCode();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return { value: await insert(code), code };
+    } catch (error) {
+      if (attempt < 5 && isConstraint(error, 'referral_code')) code = generateReferralCode();
+      else throw error;
+    }
+  }
+}
+
 /**
  * Creates the subscriber or matches the existing one of the same normalised email. Runs inside
  * the committer's transaction, so concurrent signups are applied one after another: one row per
- * email, identical answers, one credit. Everything it needs to read comes in one round trip.
+ * email, identical answers, one credit. A sign-up without a referral code is one statement when
+ * it creates the row; otherwise everything it needs to read comes in one round trip.
  */
 export async function insertOrMatchSubscriber(
   db: Connection,
@@ -35,6 +68,30 @@ export async function insertOrMatchSubscriber(
   nowUs: number,
 ): Promise<SignupResult> {
   const code = normalizeReferralCode(input.referralCode) ?? null;
+  if (code === null) {
+    const id = newId('subscriber');
+    const statusToken = newStatusToken();
+    const { value: inserted, code: referralCode } = await withFreeCode((candidate) =>
+      db.run(INSERT_FRESH, [
+        id,
+        input.waitlistId,
+        input.email,
+        input.emailNorm,
+        input.email.toLowerCase(),
+        candidate,
+        statusToken,
+        nowUs,
+      ]),
+    );
+    if (inserted.changes === 1) {
+      return {
+        outcome: 'created',
+        subscriber: { id, referral_code: referralCode, status_token: statusToken },
+        credited: undefined,
+      };
+    }
+    // Nothing written: the waitlist is gone or the email is already on it; the facts say which.
+  }
   const facts = (await db.get<Facts>(
     `SELECT
        (SELECT json_array(id, referral_code, status_token) FROM subscribers
@@ -56,34 +113,21 @@ export async function insertOrMatchSubscriber(
   const id = newId('subscriber');
   const statusToken = newStatusToken();
   const referrer = settings.referrals ? (facts.referrer ?? undefined) : undefined;
-  let referralCode = generateReferralCode();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await db.run(
-        `INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
-           status_token, referred_by, referral_count, rank_key, joined_us)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
-        [
-          id,
-          input.waitlistId,
-          seq,
-          input.email,
-          input.emailNorm,
-          input.email.toLowerCase(),
-          referralCode,
-          statusToken,
-          referrer ?? null,
-          seq,
-          joinedUs,
-        ],
-      );
-      break;
-    } catch (error) {
-      // One in a billion per existing subscriber: draw another code.
-      if (attempt < 5 && isConstraint(error, 'referral_code')) referralCode = generateReferralCode();
-      else throw error;
-    }
-  }
+  const { code: referralCode } = await withFreeCode((candidate) =>
+    db.run(`INSERT INTO subscribers (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`, [
+      id,
+      input.waitlistId,
+      seq,
+      input.email,
+      input.emailNorm,
+      input.email.toLowerCase(),
+      candidate,
+      statusToken,
+      referrer ?? null,
+      seq,
+      joinedUs,
+    ]),
+  );
   if (referrer !== undefined) {
     await db.run(
       'UPDATE subscribers SET referral_count = referral_count + 1, rank_key = seq - ? * (referral_count + 1) WHERE id = ?',

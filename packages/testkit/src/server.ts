@@ -37,6 +37,12 @@ export interface StartOptions {
   timeoutMs?: number;
 }
 
+/** Servers still running when the test process exits (a timed-out test never stopped its own). */
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
 export function startServer(options: StartOptions): Promise<RunningServer> {
   const args = ['serve', '--port', '0', '--db', options.db, ...(options.args ?? [])];
   const [command, prefix] = options.viaPnpm
@@ -48,8 +54,12 @@ export function startServer(options: StartOptions): Promise<RunningServer> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  live.add(child);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('exit', (code, signal) => {
+      live.delete(child);
+      resolve({ code, signal });
+    }),
   );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -1,0 +1,566 @@
+/**
+ * Item 6: the SQLite driver. The server's own read and write paths (its store functions and
+ * group committer, compiled from reference-server/src) on `sqlite3`, the driver it uses, beside
+ * the very statements they issue replayed straight on `sqlite3` and on `better-sqlite3` (for
+ * comparison only), and the server's code on better-sqlite3 through a Connection adapter. Then:
+ * is the driver the bottleneck of item 4? How busy the single writer (the group committer) is
+ * under wrk, in a build of the server with that one method timed, what a sign-up costs it with
+ * and without load and on each driver, and a CPU profile of the built server under wrk.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { BASE62_ALPHABET, generateReferralCode, IdPrefix, randomString } from '@waitlistkit/protocol';
+import Better from 'better-sqlite3';
+import sqlite3 from 'sqlite3';
+import { BetterConnection, recording } from '../lib/better-connection.mjs';
+import { buildInstrumentedServer, committerStats } from '../lib/instrumented-server.mjs';
+import { seedTenant } from '../lib/proc.mjs';
+import { summarizeProfile } from '../lib/profile.mjs';
+import { HUGE_LIMIT, ORIGIN, startScenario } from '../lib/scenarios.mjs';
+import { countSubscribers, SEARCH_Q, seedSubscribers } from '../lib/seed.mjs';
+import { loadServerCode } from '../lib/server-code.mjs';
+import { fmtInt, fmtPct, fmtRatio, fmtUs, median } from '../lib/stats.mjs';
+import { runWrk, wrkVersion } from '../lib/wrk.mjs';
+
+const IN_FLIGHT = 50;
+const PRAGMAS = {
+  // As reference-server/src/db/migrations.ts `configure` sets them.
+  writer: [
+    'PRAGMA busy_timeout = 10000',
+    'PRAGMA foreign_keys = ON',
+    'PRAGMA journal_mode = WAL',
+    'PRAGMA synchronous = FULL',
+  ],
+  reader: ['PRAGMA busy_timeout = 10000', 'PRAGMA foreign_keys = ON', 'PRAGMA query_only = ON'],
+};
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+const STALE = 'update the raw replays of packages/bench/src/benchmarks/06-sqlite-driver.mjs';
+
+/** Raw sqlite3: prepared statements and promises, no wrapper. */
+function rawSqlite3(path, pragmas) {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(path, (error) => {
+      if (error) return reject(error);
+      const statements = new Map();
+      const prepared = (sql) => {
+        let s = statements.get(sql);
+        if (!s) {
+          s = db.prepare(sql);
+          statements.set(sql, s);
+        }
+        return s;
+      };
+      const call = (method, sql, params = []) =>
+        new Promise((res, rej) => {
+          prepared(sql)[method](params, function (err, rows) {
+            if (err) rej(err);
+            else res(method === 'run' ? this : rows);
+          });
+        });
+      const raw = {
+        // Statement#get leaves the statement open, and with it a read snapshot that makes the
+        // connection's next BEGIN IMMEDIATE fail with SQLITE_BUSY once others have written; the
+        // server reads single rows with #all for that reason, and so does this replay.
+        get: async (sql, params) => (await call('all', sql, params))[0],
+        all: (sql, params) => call('all', sql, params),
+        run: (sql, params) => call('run', sql, params),
+        exec: (sql) => new Promise((res, rej) => db.exec(sql, (err) => (err ? rej(err) : res()))),
+        close: async () => {
+          await Promise.all([...statements.values()].map((s) => new Promise((r) => s.finalize(() => r()))));
+          await new Promise((r) => db.close(() => r()));
+        },
+      };
+      raw
+        .exec(`${pragmas.join('; ')};`)
+        .then(() => resolve(raw))
+        .catch(reject);
+    });
+  });
+}
+
+/** Raw better-sqlite3: prepared statements, synchronous calls. */
+function rawBetter(path, pragmas) {
+  const db = new Better(path);
+  for (const p of pragmas) db.exec(p);
+  const statements = new Map();
+  const prepared = (sql) => {
+    let s = statements.get(sql);
+    if (!s) {
+      s = { statement: db.prepare(sql), numbered: /\?\d/.test(sql) };
+      statements.set(sql, s);
+    }
+    return s;
+  };
+  return {
+    db,
+    call(method, sql, params = []) {
+      const { statement, numbered } = prepared(sql);
+      return statement[method](...BetterConnection.args(numbered, params));
+    },
+    close: () => db.close(),
+  };
+}
+
+/** Median per-call time (µs) of `fn` over `calls` calls. */
+async function perCall(calls, fn) {
+  const times = [];
+  for (let i = 0; i < calls; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push((performance.now() - t0) * 1000);
+  }
+  return median(times);
+}
+
+/** A fresh sign-up's fields, generated like the server generates them. */
+function freshSignup(prefix, i) {
+  const email = `${prefix}.${i}@driver-bench.example`;
+  return { email, emailNorm: email };
+}
+
+export default {
+  id: '6',
+  title: 'SQLite driver',
+  async run(ctx) {
+    const size = ctx.smoke ? 2_000 : 100_000;
+    const rounds = ctx.smoke ? 1 : 3;
+    const writeSeconds = ctx.smoke ? 0.3 : 3;
+    const pageCalls = ctx.smoke ? 20 : 400;
+    const searchCalls = ctx.smoke ? 3 : 15;
+    const dir = ctx.tempDir('driver');
+    const path = join(dir, 'driver.db');
+    const tenant = await seedTenant(path, ['--origins', ORIGIN, '--ip-limit', HUGE_LIMIT]);
+    const wl = tenant.waitlistId;
+    seedSubscribers(path, wl, size);
+    const S = await loadServerCode(dir);
+
+    // The four ways in: the server's Connection on sqlite3, the same code on better-sqlite3,
+    // and the raw drivers.
+    const serverWriter = await S.Connection.open(path);
+    await S.configure(serverWriter, { writer: true });
+    const serverReader = await S.Connection.open(path);
+    await S.configure(serverReader, { writer: false });
+    const betterWriter = new BetterConnection(new Better(path));
+    await S.configure(betterWriter, { writer: true });
+    const betterReader = new BetterConnection(new Better(path));
+    await S.configure(betterReader, { writer: false });
+    const rawReader = await rawSqlite3(path, PRAGMAS.reader);
+    const rawWriter = await rawSqlite3(path, PRAGMAS.writer);
+    const bReader = rawBetter(path, PRAGMAS.reader);
+    const bWriter = rawBetter(path, PRAGMAS.writer);
+    const closers = [
+      serverWriter,
+      serverReader,
+      betterWriter,
+      betterReader,
+      rawReader,
+      rawWriter,
+      bReader,
+      bWriter,
+    ];
+
+    try {
+      const settings = S.settingsFromJson(
+        (await serverReader.get('SELECT settings FROM waitlists WHERE id = ?', [wl])).settings,
+      );
+
+      const versions = {
+        sqlite3: (await serverReader.get('SELECT sqlite_version() AS v')).v,
+        better: bReader.db.prepare('SELECT sqlite_version() AS v').get().v,
+      };
+
+      // ---- Which statements the server issues (recorded from its own store functions).
+      const page1 = { page: 1, limit: 25, q: '' };
+      const search = { page: 1, limit: 25, q: SEARCH_Q };
+      const recPage = recording(serverReader);
+      const pageResult = await S.listSubscribers(recPage, wl, settings, page1);
+      assert(pageResult.items.length === 25 && pageResult.total === size, 'page 1 from the store');
+      const recSearch = recording(serverReader);
+      const searchResult = await S.listSubscribers(recSearch, wl, settings, search);
+      assert(searchResult.total > 0, 'the search finds the seeded matches');
+      const recWrite = recording(serverWriter);
+      const probe = freshSignup('probe', 0);
+      const created = await S.insertOrMatchSubscriber(
+        recWrite,
+        { waitlistId: wl, ...probe, referralCode: undefined },
+        S.systemClock.nowMicros(),
+      );
+      assert(created.outcome === 'created', 'the probe sign-up is created');
+      const writeShape = recWrite.calls.map((c) => `${c.method}:${c.params.length}`).join(',');
+      assert(writeShape === 'run:8', `store/subscribers.ts now issues ${writeShape} for a sign-up: ${STALE}`);
+      // A fresh sign-up without a referral code is one INSERT … SELECT (store/subscribers.ts).
+      const [insertSql] = recWrite.calls.map((c) => c.sql);
+
+      // ---- Reads: per-call latency of page 1 and of the search, four ways.
+      const readVariants = (rec, q) => [
+        {
+          name: 'server code, sqlite3 (its Connection)',
+          fn: () => S.listSubscribers(serverReader, wl, settings, q),
+        },
+        {
+          name: 'raw sqlite3, same statements',
+          fn: async () => {
+            for (const c of rec.calls) await rawReader[c.method === 'get' ? 'get' : 'all'](c.sql, c.params);
+          },
+        },
+        {
+          name: 'server code, better-sqlite3 (adapter)',
+          fn: () => S.listSubscribers(betterReader, wl, settings, q),
+        },
+        {
+          name: 'raw better-sqlite3, same statements (baseline)',
+          baseline: true,
+          fn: () => {
+            for (const c of rec.calls) bReader.call(c.method === 'get' ? 'get' : 'all', c.sql, c.params);
+          },
+        },
+      ];
+      const readRows = [];
+      for (const [label, rec, q, calls] of [
+        [`list page 1 (${recPage.calls.length} statements)`, recPage, page1, pageCalls],
+        [`search q="${SEARCH_Q}" (${recSearch.calls.length} statements)`, recSearch, search, searchCalls],
+      ]) {
+        const variants = readVariants(rec, q);
+        const times = variants.map(() => []);
+        for (let r = 0; r < rounds; r++) {
+          for (const [i, v] of variants.entries()) {
+            await perCall(Math.min(5, calls), v.fn); // warm-up
+            times[i].push(await perCall(calls, v.fn));
+          }
+        }
+        const base = times.map(median)[variants.findIndex((v) => v.baseline)];
+        for (const [i, v] of variants.entries()) {
+          const value = median(times[i]);
+          readRows.push({
+            name: `${label}: ${v.name}`,
+            value: fmtUs(value),
+            baseline: fmtUs(base),
+            ratio: fmtRatio(value / base),
+          });
+        }
+      }
+
+      // ---- Writes: sustainable fresh sign-ups per second, durable (WAL, synchronous = FULL).
+      let written = 0;
+      const committerVariant = (connection) => async (prefix, deadline) => {
+        const committer = new S.Committer(connection);
+        const db = { writer: committer };
+        let done = 0;
+        const worker = async (w) => {
+          for (let i = 0; performance.now() < deadline; i++) {
+            const s = freshSignup(`${prefix}.${w}`, i);
+            const result = await S.commitSignup(db, S.systemClock, {
+              waitlistId: wl,
+              ...s,
+              referralCode: undefined,
+            });
+            assert(result.outcome === 'created', `sign-up ${s.email}: ${result.outcome}`);
+            done++;
+          }
+        };
+        await Promise.all(Array.from({ length: IN_FLIGHT }, (_, w) => worker(w)));
+        await committer.close();
+        return done;
+      };
+      // The parameters of that statement, generated as insertOrMatchSubscriber generates them.
+      const signupParams = (s) => [
+        IdPrefix.subscriber + randomString(BASE62_ALPHABET, 16),
+        wl,
+        s.email,
+        s.emailNorm,
+        s.email.toLowerCase(),
+        generateReferralCode(),
+        randomString(`${BASE62_ALPHABET}-_`, 24),
+        S.systemClock.nowMicros(),
+      ];
+      const inserted = (result) => assert(result.changes === 1, 'a fresh sign-up inserts its row');
+      // As the server does: a referral code already taken in the waitlist (about one in 10,000
+      // here) is drawn again.
+      const redraw = (error, attempt, params) => {
+        if (attempt >= 5 || !/UNIQUE/.test(error.message) || !error.message.includes('referral_code'))
+          return false;
+        params[5] = generateReferralCode();
+        return true;
+      };
+      const batched = (batch, oneTransaction) => async (prefix, deadline) => {
+        let done = 0;
+        for (let b = 0; performance.now() < deadline; b++) {
+          await oneTransaction(Array.from({ length: batch }, (_, i) => freshSignup(`${prefix}.${b}`, i)));
+          done += batch;
+        }
+        return done;
+      };
+      const rawSqlite3Batch = batched(IN_FLIGHT, async (signups) => {
+        await rawWriter.run('BEGIN IMMEDIATE');
+        for (const s of signups) {
+          const params = signupParams(s);
+          for (let attempt = 0; ; attempt++) {
+            try {
+              inserted(await rawWriter.run(insertSql, params));
+              break;
+            } catch (error) {
+              if (!redraw(error, attempt, params)) throw error;
+            }
+          }
+        }
+        await rawWriter.run('COMMIT');
+      });
+      const betterBatch = (batch) =>
+        batched(batch, async (signups) => {
+          bWriter.db
+            .transaction(() => {
+              for (const s of signups) {
+                const params = signupParams(s);
+                for (let attempt = 0; ; attempt++) {
+                  try {
+                    inserted(bWriter.call('run', insertSql, params));
+                    break;
+                  } catch (error) {
+                    if (!redraw(error, attempt, params)) throw error;
+                  }
+                }
+              }
+            })
+            .immediate();
+        });
+      const writeVariants = [
+        {
+          name: `server write path on sqlite3: Committer + commitSignup, ${IN_FLIGHT} in flight`,
+          id: 'server',
+          fn: committerVariant(serverWriter),
+        },
+        { name: `raw sqlite3, same statement, ${IN_FLIGHT} per transaction`, fn: rawSqlite3Batch },
+        {
+          name: `server write path on better-sqlite3 (adapter), ${IN_FLIGHT} in flight`,
+          fn: committerVariant(betterWriter),
+        },
+        {
+          name: `raw better-sqlite3, same statement, ${IN_FLIGHT} per transaction (baseline)`,
+          baseline: true,
+          fn: betterBatch(IN_FLIGHT),
+        },
+        { name: 'raw better-sqlite3, one sign-up per transaction (an fsync each)', fn: betterBatch(1) },
+      ];
+      const rowsBefore = countSubscribers(path, wl);
+      const rates = writeVariants.map(() => []);
+      for (let r = 0; r < rounds; r++) {
+        for (const [i, v] of writeVariants.entries()) {
+          const t0 = performance.now();
+          const n = await v.fn(`w${r}v${i}`, t0 + writeSeconds * 1000);
+          written += n;
+          rates[i].push(n / ((performance.now() - t0) / 1000));
+        }
+      }
+      const gained = countSubscribers(path, wl) - rowsBefore;
+      assert(
+        gained === written,
+        `the write variants reported ${written} sign-ups, the table gained ${gained}`,
+      );
+      const dense = await serverReader.get(
+        'SELECT count(*) AS n, max(seq) AS top FROM subscribers WHERE waitlist_id = ?',
+        [wl],
+      );
+      assert(dense.n === dense.top, `seq is no longer dense: ${dense.n} rows, max seq ${dense.top}`);
+      const baseRate = median(rates[writeVariants.findIndex((v) => v.baseline)]);
+      const serverRate = median(rates[0]);
+      const betterServerRate = median(rates[2]);
+      const writeRows = writeVariants.map((v, i) => ({
+        name: v.name,
+        value: `${fmtInt(median(rates[i]))} /s`,
+        baseline: `${fmtInt(baseRate)} /s`,
+        ratio: fmtRatio(median(rates[i]) / baseRate),
+      }));
+
+      const sections = [
+        {
+          title: 'Item 6: SQLite driver, reads (per call, median)',
+          intro:
+            `Waitlist of ${fmtInt(size)} subscribers, boost 0. ${rounds} round(s) of ${pageCalls} calls (page 1) and ` +
+            `${searchCalls} calls (search) per variant, interleaved; median per-call time. "Server code" runs ` +
+            '`listSubscribers` of store/subscribers.ts; "raw" replays the statements it issued (recorded) on the ' +
+            'driver directly. Baseline: raw better-sqlite3.',
+          rows: readRows,
+        },
+        {
+          title: 'Item 6: SQLite driver, sign-up writes (durable: WAL, synchronous = FULL)',
+          intro:
+            'Fresh sign-ups without a referral code, as the public endpoint makes them: the ' +
+            `${recWrite.calls.length === 1 ? 'single statement' : `${recWrite.calls.length} statements`} ` +
+            `insertOrMatchSubscriber issues for one, on the same file. ${rounds} round(s) of ${writeSeconds} s per ` +
+            'variant, interleaved; median sign-ups per second. Baseline: raw better-sqlite3 with the same batching.',
+          rows: writeRows,
+          notes: [
+            `Checked: every variant's sign-ups are rows (${fmtInt(written)} in all) and seq stayed dense.`,
+            `Each driver bundles its own SQLite: sqlite3 ${versions.sqlite3}, better-sqlite3 ${versions.better}; ` +
+              'both run with the pragmas the server sets (WAL, synchronous = FULL, foreign keys on).',
+          ],
+        },
+      ];
+
+      // ---- Is the driver the bottleneck of item 4? How busy the single writer is under wrk
+      // (a probed build of the server), and a CPU profile of the real build.
+      const verdict = [];
+      const http4a = ctx.shared.throughput?.rps?.['4a'];
+      const express = ctx.shared.throughput?.rps?.express;
+      if (!wrkVersion()) {
+        if (process.env.CI === 'true')
+          throw new Error('the bottleneck runs need wrk (apt-get install -y wrk)');
+        verdict.push('Not measured: wrk is not installed.');
+        sections.push({
+          title: 'Item 6: is the driver the bottleneck of item 4?',
+          intro: verdict.join(' '),
+          rows: [],
+        });
+        return { sections };
+      }
+      const seconds = ctx.smoke ? 1 : 5;
+      const probed = await buildInstrumentedServer(dir);
+      const writerRows = [];
+      let writer4a;
+      for (const id of ['4a', '4c']) {
+        const scenario = await startScenario(id, { dir, script: probed, tag: '-probed' });
+        try {
+          await runWrk({ ...scenario, args: scenario.args('warm'), seconds: ctx.smoke ? 1 : 2 });
+          await committerStats(scenario.server);
+          const run = await runWrk({ ...scenario, args: scenario.args('probe'), seconds });
+          const stats = await committerStats(scenario.server);
+          assert(
+            run.unexpected === 0 && run.socketErrors === 0,
+            `probed ${id}: ${run.unexpected} errors ${run.sample}`,
+          );
+          const busy = Math.min(1, stats.busyMs / (run.duration_us / 1000));
+          const perJobUs = (stats.busyMs * 1000) / stats.jobs;
+          if (id === '4a') writer4a = { busy, perJobUs, rps: run.rps };
+          writerRows.push({
+            name: id === '4a' ? '4a public subscribe' : '4c API create',
+            value: `${fmtInt(run.rps)} req/s`,
+            busy: fmtPct(busy),
+            batch: fmtInt(stats.medianBatch),
+            perJob: fmtUs(perJobUs),
+            alone: id === '4a' ? fmtUs(1e6 / serverRate) : '',
+          });
+        } finally {
+          await scenario.stop();
+        }
+      }
+      const saturated = writer4a.busy >= 0.9;
+      const perSignup = (rate) => 1e6 / rate;
+      const rawSqlite3Rate = median(rates[1]);
+      verdict.push(
+        'Under wrk the group committer (the one writer; its statements go to sqlite3 one round trip after ' +
+          `another) was busy ${fmtPct(writer4a.busy)} of the 4a run` +
+          (saturated
+            ? `: it is the bottleneck of 4a. A sign-up holds the writer ${fmtUs(writer4a.perJobUs)} under load. ` +
+              `Without HTTP, the same code needs ${fmtUs(perSignup(serverRate))}, the same statement on raw sqlite3 ` +
+              `${fmtUs(perSignup(rawSqlite3Rate))} and on raw better-sqlite3 ${fmtUs(perSignup(baseRate))} (the ` +
+              `table above): SQLite's own work (the row, seven indexes, the WAL and a share of each fsync) is ` +
+              `${fmtPct(perSignup(baseRate) / perSignup(serverRate))} of the writer's time without load, the sqlite3 ` +
+              `round trips and the server's code the other ${fmtUs(perSignup(serverRate) - perSignup(baseRate))}. ` +
+              'Under load all of it slows down, sharing the ' +
+              'two cores with the HTTP handling and wrk. Another driver would shorten, not remove, the bottleneck: ' +
+              `the server's code on better-sqlite3 made ${fmtInt(betterServerRate)}/s without HTTP, ` +
+              `${fmtRatio(betterServerRate / serverRate)} sqlite3.`
+            : ': it has head-room; the request handling, not the driver, caps 4a.'),
+      );
+      if (http4a !== undefined) {
+        verdict.push(
+          `(Item 4 measured 4a at ${fmtInt(http4a)} req/s; the write path alone sustains ${fmtInt(serverRate)}/s.)`,
+        );
+      }
+      if (express !== undefined) {
+        const goal = 0.6 * express;
+        verdict.push(
+          `The 4a goal (0.6 × the Express hello-world) means ${fmtInt(goal)} durable sign-ups/s here; the storage ` +
+            `alone, raw better-sqlite3 with 50 sign-ups per commit and no HTTP at all, made ${fmtInt(baseRate)}/s ` +
+            `(${fmtRatio(baseRate / express)} Express hello)` +
+            (baseRate < goal
+              ? ', so on this machine the goal is out of reach of any driver: each sign-up writes the table and ' +
+                'seven indexes, and is fsynced before it is answered.'
+              : ': durable storage leaves little room above the goal for everything else a request does.'),
+        );
+      }
+      sections.push({
+        title: 'Item 6: is the driver the bottleneck of item 4? The single writer under wrk',
+        intro: verdict.join(' '),
+        columns: [
+          { key: 'name', header: 'scenario (probed build, 50 connections)' },
+          { key: 'value', header: 'throughput' },
+          { key: 'busy', header: 'writer busy' },
+          { key: 'batch', header: 'median batch' },
+          { key: 'perJob', header: 'writer time per sign-up' },
+          { key: 'alone', header: 'baseline: same, no HTTP' },
+        ],
+        rows: writerRows,
+        notes: [
+          'The probed build is the server compiled from source with `Committer#commit` timed (see ' +
+            'lib/instrumented-server.mjs); its throughput differs a little from dist/ (bundled packages).',
+          '4c holds the writer for five round trips per create (savepoint, key re-check, insert, activity entry, release).',
+        ],
+      });
+
+      const profDir = join(dir, 'profile');
+      const scenario = await startScenario('4a', {
+        dir,
+        tag: '-profiled',
+        nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`],
+      });
+      let run;
+      let exitAfterUs;
+      try {
+        run = await runWrk({ ...scenario, args: scenario.args('prof'), seconds });
+        assert(run.unexpected === 0 && run.socketErrors === 0, `profiled run: ${run.unexpected} errors`);
+        const t = performance.now();
+        await scenario.stop();
+        exitAfterUs = (performance.now() - t) * 1000;
+      } finally {
+        await scenario.stop().catch(() => undefined);
+      }
+      const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+      assert(file, 'node --cpu-prof wrote no profile');
+      const summary = summarizeProfile(join(profDir, file), {
+        top: 12,
+        // The wrk run only, less a quarter second at each end.
+        window: { endBeforeExitUs: exitAfterUs + 250_000, lengthUs: seconds * 1e6 - 500_000 },
+      });
+      ctx.shared.profile = summary;
+      sections.push({
+        title: 'Item 6: where the server spends its main thread under wrk (4a, top self time)',
+        intro:
+          `The built server (dist/) under \`node --cpu-prof\`, 4a for ${seconds} s: ${fmtInt(run.rps)} req/s. The main ` +
+          `thread was busy ${fmtPct(summary.busyShare)} of the run; idle, it waits for the thread pool, where ` +
+          'sqlite3 runs each statement and the fsync of each commit.',
+        columns: [
+          { key: 'name', header: 'function' },
+          { key: 'where', header: 'where' },
+          { key: 'share', header: 'share of run' },
+          { key: 'busy', header: 'share of busy time' },
+        ],
+        rows: summary.functions.map((f) => ({
+          name: f.name,
+          where: f.where,
+          share: fmtPct(f.share),
+          busy: fmtPct(f.busyShare),
+        })),
+        notes: [
+          'By origin (share of busy time): ' +
+            summary.origins
+              .filter((o) => o.name !== '(idle)' && o.busyShare >= 0.005)
+              .map((o) => `${o.name} ${fmtPct(o.busyShare)}`)
+              .join(', ') +
+            '.',
+          "Calls into a native addon (sqlite3's Statement.run/all) have no frame of their own: their time is the " +
+            "self time of the JavaScript function that calls them (in the server's db/sqlite.ts). randomFillSync " +
+            'draws the ids, status token and referral code of each sign-up.',
+        ],
+      });
+      ctx.shared.driver = { serverRate, baseRate };
+      return { sections };
+    } finally {
+      for (const c of closers) await c.close();
+    }
+  },
+};

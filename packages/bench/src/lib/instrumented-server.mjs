@@ -1,0 +1,111 @@
+/**
+ * The reference server compiled from source with one probe added: the group committer's
+ * `commit(batch)` is timed, so a benchmark can ask how busy the single writer was under load
+ * (SIGUSR2 makes the server print, on stderr, one `COMMITTER_STATS {…}` line and reset).
+ * Nothing else changes: the probe wraps the method from outside the class at start-up. Bundled
+ * with esbuild into the run's temporary folder; native `sqlite3` stays the server's own copy,
+ * and `import.meta.url` in the server's files is set to their real location, so the packages they
+ * load with createRequire resolve as they do from dist/.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { ROOT } from './proc.mjs';
+
+const SRC = `${ROOT}reference-server/src`;
+
+const ENTRY = `
+import { Committer } from './db/committer.ts';
+
+const proto = Committer.prototype as unknown as { commit?: (batch: unknown[]) => Promise<void> };
+const original = proto.commit;
+if (typeof original !== 'function') {
+  throw new Error('Committer#commit is gone: update packages/bench/src/lib/instrumented-server.mjs');
+}
+let stats = { batches: 0, jobs: 0, busyMs: 0, sizes: [] as number[] };
+let since = performance.now();
+proto.commit = async function (this: unknown, batch: unknown[]) {
+  const started = performance.now();
+  try {
+    return await original.call(this, batch);
+  } finally {
+    stats.batches++;
+    stats.jobs += batch.length;
+    stats.sizes.push(batch.length);
+    stats.busyMs += performance.now() - started;
+  }
+};
+process.on('SIGUSR2', () => {
+  const sizes = stats.sizes.sort((a, b) => a - b);
+  const line = {
+    batches: stats.batches,
+    jobs: stats.jobs,
+    busyMs: stats.busyMs,
+    elapsedMs: performance.now() - since,
+    medianBatch: sizes[Math.floor(sizes.length / 2)] ?? 0,
+  };
+  process.stderr.write('COMMITTER_STATS ' + JSON.stringify(line) + '\\n');
+  stats = { batches: 0, jobs: 0, busyMs: 0, sizes: [] };
+  since = performance.now();
+});
+
+await import('./cli.ts');
+`;
+
+/** Builds the probed server; resolves to the path of its entry script. */
+export async function buildInstrumentedServer(tmpDir) {
+  const serverRequire = createRequire(`${ROOT}reference-server/package.json`);
+  const result = await build({
+    stdin: { contents: ENTRY, resolveDir: SRC, loader: 'ts', sourcefile: 'bench-probe.ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+    // Bundled CommonJS packages call require; give the bundle one.
+    banner: {
+      js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",
+    },
+    plugins: [
+      {
+        name: 'server-in-place',
+        setup(b) {
+          b.onResolve({ filter: /^sqlite3$/ }, () => ({
+            path: pathToFileURL(serverRequire.resolve('sqlite3')).href,
+            external: true,
+          }));
+          b.onLoad({ filter: /reference-server\/src\/.*\.tsx?$/ }, (args) => ({
+            contents: readFileSync(args.path, 'utf8').replaceAll(
+              'import.meta.url',
+              JSON.stringify(pathToFileURL(args.path).href),
+            ),
+            loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts',
+            resolveDir: args.path.slice(0, args.path.lastIndexOf('/')),
+          }));
+        },
+      },
+    ],
+  });
+  const file = join(tmpDir, 'server-probed.mjs');
+  writeFileSync(file, result.outputFiles[0].text);
+  return file;
+}
+
+/** Asks a probed server for its committer figures since the last ask. */
+export async function committerStats(server) {
+  const before = server.output().length;
+  process.kill(server.pid, 'SIGUSR2');
+  for (let waited = 0; waited < 5_000; waited += 20) {
+    const line = server
+      .output()
+      .slice(before)
+      .split('\n')
+      .find((l) => l.startsWith('COMMITTER_STATS '));
+    if (line) return JSON.parse(line.slice('COMMITTER_STATS '.length));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the probed server printed no committer figures');
+}

@@ -1,0 +1,95 @@
+/**
+ * The reference-server set-ups of the throughput benchmark (item 4), also used by the driver
+ * benchmark's profile: a waitlist per scenario in its own SQLite file, a server process on it,
+ * and the wrk script and arguments that load it.
+ */
+import { join } from 'node:path';
+import { seedTenant, startServer } from './proc.mjs';
+import { countSubscribers, seedSubscribers } from './seed.mjs';
+import { wrkScript } from './wrk.mjs';
+
+export const ORIGIN = 'https://bench.example';
+/** Far above what one IP sends here in a run: the throttle is counted but never refuses. */
+export const HUGE_LIMIT = '1000000';
+
+export const SUBSCRIBE_PATH = (waitlistId, area) => `/v1/${area}/waitlists/${waitlistId}/subscribers`;
+
+/** Every scenario of item 4, in table order (baselines first). */
+export const THROUGHPUT_SCENARIOS = [
+  { id: 'node', name: 'plain node:http hello-world JSON', baseline: true },
+  { id: 'express', name: 'Express 5 hello-world JSON', baseline: true },
+  { id: '4a', name: '4a public subscribe, fresh emails, no gates' },
+  { id: '4b', name: '4b public subscribe, every cheap gate on' },
+  { id: '4c', name: '4c API create (Bearer key)' },
+  { id: '4d', name: '4d API list page 1' },
+];
+
+/**
+ * Creates the database of a server scenario (a file of its own in `dir`, named after it and
+ * `tag`) and starts its server (`script`: another build of it, see instrumented-server.mjs). Returns
+ * `{ server, db, waitlistId, url, scriptPath, args(prefix), expected, countsRows, stop }`.
+ */
+export async function startScenario(id, { dir, listSize = 10_000, nodeArgs = [], script, tag = '' }) {
+  const db = join(dir, `${id}${tag}.db`);
+  let settings = [];
+  let env = {};
+  if (id === '4a') settings = ['--origins', ORIGIN, '--ip-limit', HUGE_LIMIT];
+  if (id === '4b') {
+    settings = [
+      '--origins',
+      `https://www.bench.example,${ORIGIN},https://app.bench.example`,
+      '--ip-limit',
+      HUGE_LIMIT,
+      '--email-throttle',
+      'on',
+      '--block-disposable',
+      'on',
+      '--geo-deny',
+      'RU,KP,BY',
+    ];
+  }
+  if (id === '4c' || id === '4d') env = { WAITLIST_KEY_RATE_LIMIT: HUGE_LIMIT };
+  if (id === '4d') settings = ['--referrals', 'on'];
+  const tenant = await seedTenant(db, settings);
+  let seeded;
+  if (id === '4d') seeded = seedSubscribers(db, tenant.waitlistId, listSize);
+  const server = await startServer({ db, env, nodeArgs, script, name: `server ${id}` });
+  const base = {
+    id,
+    db,
+    server,
+    tenant,
+    seeded,
+    pid: server.pid,
+    stop: () => server.stop(),
+    rows: () => countSubscribers(db, tenant.waitlistId),
+  };
+  if (id === '4a' || id === '4b') {
+    return {
+      ...base,
+      url: `${server.url}${SUBSCRIBE_PATH(tenant.waitlistId, 'public')}`,
+      scriptPath: wrkScript(dir, 'subscribe'),
+      args: (prefix) => [202, prefix, ORIGIN, ''],
+      expected: 202,
+      countsRows: true,
+    };
+  }
+  if (id === '4c') {
+    return {
+      ...base,
+      url: `${server.url}${SUBSCRIBE_PATH(tenant.waitlistId, 'api')}`,
+      scriptPath: wrkScript(dir, 'subscribe'),
+      args: (prefix) => [202, prefix, '', tenant.key],
+      expected: 202,
+      countsRows: true,
+    };
+  }
+  return {
+    ...base,
+    url: `${server.url}${SUBSCRIBE_PATH(tenant.waitlistId, 'api')}`,
+    scriptPath: wrkScript(dir, 'get'),
+    args: () => [200, tenant.key],
+    expected: 200,
+    countsRows: false,
+  };
+}

@@ -1,0 +1,233 @@
+/**
+ * `pnpm bench [--smoke] [--only 4,5]`: runs the benchmark modules of benchmarks/index.mjs in order,
+ * prints each table as it is measured, and (full run of every module, no error) writes
+ * BENCHMARKS.md at the repository root with the machine it ran on.
+ *
+ * --smoke  every benchmark briefly (tiny data, one short repetition), printed only: it exists so
+ *          the test command runs each benchmark's code and they cannot rot. Never writes the file.
+ * --only   a comma-separated list of item ids; printed only.
+ *
+ * A missed goal never fails the command; an error in a benchmark (a wrong answer, a crashed
+ * server, a missing build) does, after the other benchmarks have run.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { BENCHMARKS } from './benchmarks/index.mjs';
+import { ROOT, requireBuilt } from './lib/proc.mjs';
+import { renderSection } from './lib/table.mjs';
+import { wrkVersion } from './lib/wrk.mjs';
+
+const argv = process.argv.slice(2);
+if (argv.includes('--help') || argv.includes('-h')) {
+  process.stdout.write('usage: pnpm bench [--smoke] [--only 4,5,...]\n');
+  process.exit(0);
+}
+const smoke = argv.includes('--smoke');
+const onlyIndex = argv.indexOf('--only');
+const only = onlyIndex >= 0 ? (argv[onlyIndex + 1] ?? '').split(',').filter(Boolean) : undefined;
+const unknown = argv.filter(
+  (a, i) => a !== '--smoke' && a !== '--only' && !(onlyIndex >= 0 && i === onlyIndex + 1),
+);
+if (unknown.length > 0) {
+  process.stderr.write(
+    `unknown argument(s): ${unknown.join(' ')}\nusage: pnpm bench [--smoke] [--only 4,5,...]\n`,
+  );
+  process.exit(2);
+}
+
+const require = createRequire(import.meta.url);
+
+function sqliteVersions() {
+  const out = {};
+  try {
+    const Better = require('better-sqlite3');
+    const db = new Better(':memory:');
+    out.better = db.prepare('SELECT sqlite_version() AS v').get().v;
+    db.close();
+  } catch {}
+  return out;
+}
+
+/** The SQLite that the sqlite3 driver bundles (asynchronous, like everything in that driver). */
+function sqlite3SqliteVersion() {
+  return new Promise((resolve) => {
+    try {
+      const sqlite3 = require('sqlite3');
+      const db = new sqlite3.Database(':memory:');
+      db.get('SELECT sqlite_version() AS v', (error, row) => {
+        db.close();
+        resolve(error ? '?' : row.v);
+      });
+    } catch {
+      resolve('?');
+    }
+  });
+}
+
+async function machine() {
+  const cpu = cpus();
+  return {
+    cpu: cpu[0]?.model.trim() ?? 'unknown',
+    cores: cpu.length,
+    memory: `${Math.round(totalmem() / 2 ** 30)} GiB`,
+    os: `${process.platform} ${release()}`,
+    node: process.version,
+    date: new Date().toISOString(),
+    wrk: wrkVersion()?.replace(/\s*Copyright.*$/, '') ?? 'not installed',
+    betterSqlite3: `${require('better-sqlite3/package.json').version} (SQLite ${sqliteVersions().better ?? '?'})`,
+    sqlite3: `${require('sqlite3/package.json').version} (SQLite ${await sqlite3SqliteVersion()})`,
+    load: loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
+  };
+}
+
+const started = performance.now();
+const info = await machine();
+const runDir = mkdtempSync(join(tmpdir(), 'waitlistkit-bench-'));
+const shared = {};
+const output = [];
+const failures = [];
+const skipped = [];
+const pending = [];
+
+const out = (text) => {
+  process.stdout.write(`${text}\n`);
+  output.push(text);
+};
+
+process.stdout.write(
+  `waitlistkit benchmarks${smoke ? ' (smoke: tiny sizes, one short repetition, nothing written)' : ''}\n` +
+    `${info.cpu}, ${info.cores} cores, Node ${info.node}, load ${info.load}\n\n`,
+);
+
+try {
+  requireBuilt();
+  for (const bench of BENCHMARKS) {
+    if (only && !only.includes(bench.id)) continue;
+    if (bench.pending) {
+      pending.push(bench);
+      continue;
+    }
+    if (bench.needs?.includes('wrk') && info.wrk === 'not installed') {
+      const reason = `item ${bench.id} (${bench.title}) needs wrk (apt-get install -y wrk)`;
+      if (process.env.CI === 'true') {
+        failures.push({ bench, error: new Error(`${reason}; CI must install it`) });
+      } else {
+        process.stderr.write(`skipped: ${reason}\n`);
+        skipped.push(reason);
+      }
+      continue;
+    }
+    const t0 = performance.now();
+    const ctx = {
+      smoke,
+      shared,
+      root: ROOT,
+      log: (message) => process.stderr.write(`[item ${bench.id}] ${message}\n`),
+      tempDir(name) {
+        const dir = join(runDir, `${bench.id}-${name}`);
+        mkdirSync(dir, { recursive: true });
+        return dir;
+      },
+    };
+    ctx.log(`${bench.title}…`);
+    try {
+      const result = await bench.run(ctx);
+      for (const section of result.sections) out(renderSection(section));
+      bench.seconds = (performance.now() - t0) / 1000;
+      bench.result = result;
+      ctx.log(`done in ${bench.seconds.toFixed(1)} s`);
+    } catch (error) {
+      failures.push({ bench, error });
+      process.stderr.write(`[item ${bench.id}] FAILED: ${error?.stack ?? error}\n`);
+    }
+  }
+} catch (error) {
+  failures.push({ bench: { id: '-', title: 'runner' }, error });
+  process.stderr.write(`FAILED: ${error?.stack ?? error}\n`);
+} finally {
+  rmSync(runDir, { recursive: true, force: true });
+}
+
+const goals = [];
+for (const bench of BENCHMARKS) {
+  for (const section of bench.result?.sections ?? []) {
+    for (const row of section.rows) {
+      if (row.goal) goals.push({ ...row, name: `${bench.id}: ${row.name}` });
+    }
+  }
+}
+const goalsTable = goals.length
+  ? renderSection({
+      title: 'Goals',
+      columns: [
+        { key: 'name', header: 'measurement' },
+        { key: 'value', header: 'value' },
+        { key: 'ratio', header: 'ratio to its baseline' },
+        { key: 'goal', header: 'goal' },
+        { key: 'met', header: 'met' },
+      ],
+      rows: goals,
+    })
+  : '';
+if (goalsTable) out(goalsTable);
+for (const bench of pending) out(`Item ${bench.id} (${bench.title}): not written yet (${bench.pending}).`);
+
+const seconds = (performance.now() - started) / 1000;
+process.stdout.write(`\nbenchmarks ${failures.length ? 'FAILED' : 'done'} in ${seconds.toFixed(0)} s\n`);
+
+const complete = !smoke && !only && failures.length === 0 && skipped.length === 0;
+if (complete) {
+  const file = join(ROOT, 'BENCHMARKS.md');
+  writeFileSync(file, document());
+  process.stdout.write(`wrote ${file}\n`);
+} else if (!smoke && !only) {
+  process.stdout.write('BENCHMARKS.md left as it was (the run was not complete).\n');
+}
+for (const { bench, error } of failures) {
+  process.stderr.write(`item ${bench.id} (${bench.title}) failed: ${error?.message ?? error}\n`);
+}
+process.exitCode = failures.length > 0 ? 1 : 0;
+
+function document() {
+  const sections = [];
+  for (const bench of BENCHMARKS) {
+    if (bench.pending) {
+      sections.push(`### Item ${bench.id}: ${bench.title}\n\nNot written yet (${bench.pending}).\n`);
+      continue;
+    }
+    for (const section of bench.result.sections) sections.push(renderSection(section));
+  }
+  return [
+    '# Benchmarks',
+    '',
+    `Written by \`pnpm bench\` on ${info.date.slice(0, 10)} in ${Math.round(seconds)} s; do not edit by hand, run it again.`,
+    'Every figure stands beside a baseline measured in the same run on the same machine; figures are',
+    'medians of several runs and ratios the median of the per-run ratios, never a single absolute time.',
+    'A shared, noisy 2-core machine moves absolute numbers by tens of percent from run to run; the',
+    'ratios move much less. `pnpm bench --smoke` runs everything briefly and writes nothing.',
+    '',
+    '## Machine',
+    '',
+    '| | |',
+    '|---|---|',
+    `| CPU | ${info.cpu} |`,
+    `| cores | ${info.cores} |`,
+    `| memory | ${info.memory} |`,
+    `| OS | ${info.os} |`,
+    `| Node | ${info.node} |`,
+    `| sqlite3 (the server's driver) | ${info.sqlite3} |`,
+    `| better-sqlite3 (comparison only) | ${info.betterSqlite3} |`,
+    `| wrk | ${info.wrk} |`,
+    `| load average at start | ${info.load} |`,
+    `| date | ${info.date} |`,
+    '',
+    goalsTable ? goalsTable.replace(/^### Goals/, '## Goals') : '',
+    '## Results',
+    '',
+    ...sections,
+  ].join('\n');
+}

@@ -20,14 +20,18 @@ let server: RunningServer;
 let t: Tenant;
 
 beforeAll(async () => {
-  t = await seedTenant(dir.db, { waitlist: ['--referrals', 'on', '--origins', ORIGIN, '--ip-limit', '100000'] });
+  t = await seedTenant(dir.db, {
+    waitlist: ['--referrals', 'on', '--origins', ORIGIN, '--ip-limit', '100000'],
+  });
   server = await startServer({ db: dir.db, viaPnpm: true });
   // 450 people sign up through the public endpoint (it has no per-key budget).
   const signups = Array.from({ length: 450 }, (_, i) =>
     fetch(`${server.url}/v1/public/waitlists/${t.waitlistId}/subscribers`, {
       method: 'POST',
       headers: { Origin: ORIGIN, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: `person${String(i).padStart(3, '0')}@${i % 3 === 0 ? 'acme' : 'other'}.example` }),
+      body: JSON.stringify({
+        email: `person${String(i).padStart(3, '0')}@${i % 3 === 0 ? 'acme' : 'other'}.example`,
+      }),
     }),
   );
   for (const res of await Promise.all(signups)) expect(res.status).toBe(202);
@@ -75,7 +79,9 @@ describe('against the reference server', () => {
     expect({ ...again, rateLimit: undefined }).toEqual({ ...friend, rateLimit: undefined });
     const found = await c.subscribers.list(t.waitlistId, { q: 'referrer@' });
     expect(found.items[0]?.referral_count).toBe(1);
-    await expect(c.subscribers.create(t.waitlistId, { email: 'not an email' })).rejects.toBeInstanceOf(InvalidEmailError);
+    await expect(c.subscribers.create(t.waitlistId, { email: 'not an email' })).rejects.toBeInstanceOf(
+      InvalidEmailError,
+    );
     await expect(c.subscribers.list('wl_missing')).rejects.toBeInstanceOf(NotFoundError);
   });
 
@@ -83,7 +89,9 @@ describe('against the reference server', () => {
     const x = await seedTenant(dir.db, { preset: 'read-only' });
     const readOnly = client(x.key);
     await expect(readOnly.subscribers.list(x.waitlistId)).resolves.toMatchObject({ total: 0 });
-    const scope = await readOnly.subscribers.create(x.waitlistId, { email: 'a@example.com' }).catch((e: unknown) => e);
+    const scope = await readOnly.subscribers
+      .create(x.waitlistId, { email: 'a@example.com' })
+      .catch((e: unknown) => e);
     expect(scope).toBeInstanceOf(InsufficientScopeError);
     expect((scope as InsufficientScopeError).message).toContain('subscribers:write');
 
@@ -92,8 +100,12 @@ describe('against the reference server', () => {
     await cli(['tenant', 'set-plan', '--tenant', x.tenantId, '--plan', 'pro'], { db: dir.db });
     await expect(readOnly.subscribers.list(x.waitlistId)).resolves.toMatchObject({ total: 0 });
 
-    const keys = await cli<{ items: { id: string }[] }>(['key', 'list', '--tenant', x.tenantId], { db: dir.db });
-    await cli(['key', 'revoke', '--operator', x.operatorId, '--key', keys.items[0]?.id as string], { db: dir.db });
+    const keys = await cli<{ items: { id: string }[] }>(['key', 'list', '--tenant', x.tenantId], {
+      db: dir.db,
+    });
+    await cli(['key', 'revoke', '--operator', x.operatorId, '--key', keys.items[0]?.id as string], {
+      db: dir.db,
+    });
     const revoked = await readOnly.subscribers.list(x.waitlistId).catch((e: unknown) => e);
     expect(revoked).toBeInstanceOf(AuthenticationError);
     expect((revoked as AuthenticationError).status).toBe(401);

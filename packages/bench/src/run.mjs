@@ -10,11 +10,12 @@
  * A missed goal never fails the command; an error in a benchmark (a wrong answer, a crashed
  * server, a missing build) does, after the other benchmarks have run.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { BENCHMARKS } from './benchmarks/index.mjs';
+import { CHROMIUM_PATH } from './lib/browser.mjs';
 import { ROOT, requireBuilt } from './lib/proc.mjs';
 import { renderSection } from './lib/table.mjs';
 import { wrkVersion } from './lib/wrk.mjs';
@@ -38,6 +39,12 @@ if (unknown.length > 0) {
 }
 
 const require = createRequire(import.meta.url);
+
+/** System tools a benchmark may need (`needs`), and the Debian package that provides each. */
+const TOOLS = {
+  wrk: { apt: 'wrk', present: () => wrkVersion() !== undefined },
+  chromium: { apt: 'chromium', present: () => existsSync(CHROMIUM_PATH) },
+};
 
 function sqliteVersions() {
   const out = {};
@@ -111,8 +118,9 @@ try {
       pending.push(bench);
       continue;
     }
-    if (bench.needs?.includes('wrk') && info.wrk === 'not installed') {
-      const reason = `item ${bench.id} (${bench.title}) needs wrk (apt-get install -y wrk)`;
+    const lacking = (bench.needs ?? []).find((tool) => !TOOLS[tool].present());
+    if (lacking) {
+      const reason = `item ${bench.id} (${bench.title}) needs ${lacking} (apt-get install -y ${TOOLS[lacking].apt})`;
       if (process.env.CI === 'true') {
         failures.push({ bench, error: new Error(`${reason}; CI must install it`) });
       } else {

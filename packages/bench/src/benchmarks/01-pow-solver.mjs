@@ -1,0 +1,214 @@
+/**
+ * Item 1: hashes per second of the widget's Proof of Work solver (the built package, Node
+ * worker_threads: the same engine function the browser runs in Blob workers), on one worker and
+ * on all of them, beside what one core can do and what other solvers do, in the same run:
+ *
+ * - openssl speed -evp sha256 -bytes 64: native SHA-256 of 64-byte messages, the physical limit
+ *   on one core (each such message is two compressions; a try of ours is one, for the server's
+ *   63-character nonces);
+ * - node:crypto SHA-256 in a loop over `nonce:i`;
+ * - hash-wasm's SHA-256 through its public API, with the midstate saved and loaded per try (what
+ *   "use hash-wasm" would naturally give);
+ * - ALTCHA's solver (altcha-lib) and Cap's (@cap.js/wasm), at equal expected work (2^16 tries),
+ *   counted by the tries their answers prove they made.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { fmtInt, fmtRatio, median } from '../lib/stats.mjs';
+
+const require = createRequire(import.meta.url);
+// The server's nonce shape: `nonce:` fills one SHA-256 block.
+const NONCE = 'p1.benchmark-nonce.of.sixty-three.characters.exactly.123456789x';
+
+/** Millions of hashes per second, as displayed. */
+const mhs = (rate) => `${(rate / 1e6).toFixed(2)} MH/s`;
+
+/** The widget's solver on an unsolvable target for `ms`: tries per second after the first report. */
+async function widgetRate(solvePow, options, ms) {
+  const samples = [];
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  const solved = await solvePow(NONCE, 32, {
+    ...options,
+    signal: controller.signal,
+    onProgress: (p) => samples.push([performance.now(), p.hashes, p.wasm]),
+  }).catch((error) => {
+    if (error.code !== 'aborted') throw error;
+  });
+  clearTimeout(timer);
+  if (solved !== undefined) throw new Error('the fixed nonce has a 32-bit solution this early: pick another');
+  const [t0, h0] = samples[0];
+  const [t1, h1, wasm] = samples.at(-1);
+  if (t1 - t0 < ms / 4) throw new Error('too few progress reports to measure a rate');
+  return { rate: ((h1 - h0) * 1000) / (t1 - t0), wasm };
+}
+
+function nodeCryptoRate(ms) {
+  const end = performance.now() + ms;
+  let n = 0;
+  const t0 = performance.now();
+  while (performance.now() < end) {
+    for (let i = 0; i < 1000; i++) createHash('sha256').update(`${NONCE}:${n++}`).digest();
+  }
+  return (n * 1000) / (performance.now() - t0);
+}
+
+async function hashWasmRate(ms) {
+  const { createSHA256 } = require('hash-wasm');
+  const hasher = await createSHA256();
+  hasher.init();
+  hasher.update(`${NONCE}:`);
+  const midstate = hasher.save();
+  const end = performance.now() + ms;
+  let n = 0;
+  const t0 = performance.now();
+  while (performance.now() < end) {
+    for (let i = 0; i < 1000; i++) {
+      hasher.load(midstate);
+      hasher.update(String(n++));
+      const digest = hasher.digest('binary');
+      if (digest[0] === 0 && digest[1] === 0 && digest[2] === 0 && digest[3] === 0) break;
+    }
+  }
+  return (n * 1000) / (performance.now() - t0);
+}
+
+/** ALTCHA: find the number whose SHA-256 with the salt equals the challenge; tries = number + 1. */
+async function altchaRate(ms) {
+  // altcha-lib's SHA-256 proof of work; its default (v2) API is a key-derivation scheme.
+  const { createChallenge, solveChallenge } = require('altcha-lib/v1');
+  let tries = 0;
+  let spent = 0;
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    const number = 1 + Math.floor(Math.random() * 2 ** 17); // expected 2^16, as ours at difficulty 16
+    const challenge = await createChallenge({ number, hmacKey: 'bench', maxnumber: 2 ** 17 });
+    const t0 = performance.now();
+    const { promise } = solveChallenge(
+      challenge.challenge,
+      challenge.salt,
+      challenge.algorithm,
+      challenge.maxnumber,
+    );
+    const solution = await promise;
+    spent += performance.now() - t0;
+    if (solution?.number !== number) throw new Error('ALTCHA solved a different number');
+    tries += number + 1;
+  }
+  return (tries * 1000) / spent;
+}
+
+/** Cap: a nonce whose SHA-256 of salt + nonce begins with the target's hex; 4 hex digits = 2^16. */
+function capRate(ms) {
+  const cap = require('@cap.js/wasm');
+  let tries = 0;
+  let spent = 0;
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    const salt = randomBytes(16).toString('hex');
+    const target = randomBytes(2).toString('hex');
+    const t0 = performance.now();
+    const nonce = Number(cap.solve_pow(salt, target));
+    spent += performance.now() - t0;
+    const digest = createHash('sha256').update(`${salt}${nonce}`).digest('hex');
+    if (!digest.startsWith(target)) throw new Error('Cap returned a nonce that does not solve its target');
+    tries += nonce + 1;
+  }
+  return (tries * 1000) / spent;
+}
+
+function opensslRate(seconds) {
+  const out = execFileSync(
+    'openssl',
+    ['speed', '-seconds', String(seconds), '-evp', 'sha256', '-bytes', '64'],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  const line = out.split('\n').find((l) => /^sha256\s+[\d.]+k/i.test(l.trim()));
+  if (!line) throw new Error(`could not read openssl speed output:\n${out}`);
+  const kBytes = Number(line.trim().split(/\s+/)[1]?.replace(/k$/, ''));
+  return (kBytes * 1000) / 64;
+}
+
+export default {
+  id: '1',
+  title: 'Proof of Work solver',
+  async run(ctx) {
+    const { solvePow } = await import('@waitlistkit/widget');
+    const rounds = ctx.smoke ? 1 : 3;
+    const ms = ctx.smoke ? 400 : 2000;
+    const cores = availableParallelism();
+    const runs = { one: [], all: [], js: [], openssl: [], node: [], hashWasm: [], altcha: [], cap: [] };
+    let wasm = false;
+    for (let r = 0; r < rounds; r++) {
+      const one = await widgetRate(solvePow, { workers: 1 }, ms);
+      wasm = one.wasm;
+      runs.one.push(one.rate);
+      runs.all.push((await widgetRate(solvePow, { workers: cores }, ms)).rate);
+      runs.js.push((await widgetRate(solvePow, { workers: 1, js: true }, ms)).rate);
+      runs.openssl.push(opensslRate(Math.max(1, Math.round(ms / 1000))));
+      runs.node.push(nodeCryptoRate(ms));
+      runs.hashWasm.push(await hashWasmRate(ms));
+      runs.altcha.push(await altchaRate(ms));
+      runs.cap.push(capRate(ms));
+    }
+    if (!wasm) throw new Error('the widget solver did not run its WebAssembly kernel in Node');
+    const m = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, median(v)]));
+    // Ratios per round, then the median: the rounds share the machine's state of the moment.
+    const perRound = (a, b) => median(runs[a].map((x, i) => x / runs[b][i]));
+    const toOpenssl = perRound('one', 'openssl');
+    const scaling = perRound('all', 'one');
+    const row = (name, key, extra = {}) => ({
+      name,
+      value: mhs(m[key]),
+      baseline: mhs(m.openssl),
+      ratio: fmtRatio(perRound(key, 'openssl')),
+      ...extra,
+    });
+    return {
+      sections: [
+        {
+          title: 'Item 1: Proof of Work solver (hashes per second)',
+          intro:
+            `${rounds} round(s) of ${ms / 1000} s per solver, interleaved; median rate, ratios per round. ` +
+            `Baseline: openssl's SHA-256 of 64-byte messages on one core. The widget's solver runs in Node worker_threads ` +
+            `(the engine the browser runs in Blob workers) on a 63-character nonce, as the server issues. ${cores} cores.`,
+          rows: [
+            row('openssl speed -evp sha256 -bytes 64 (one core, baseline)', 'openssl'),
+            row('widget solver, one worker (WebAssembly kernel)', 'one', {
+              goal: '≥ 0.5× openssl',
+              met: toOpenssl >= 0.5 ? 'yes' : 'NO',
+            }),
+            row(`widget solver, ${cores} workers`, 'all', {
+              goal: '≥ 1.8× one worker',
+              met: scaling >= 1.8 ? 'yes' : 'NO',
+              extra: `${fmtRatio(scaling)} one worker`,
+            }),
+            row('widget solver, one worker, JavaScript fallback', 'js'),
+            row('node:crypto SHA-256 in a loop (one core)', 'node'),
+            row('hash-wasm SHA-256, public API, midstate saved and loaded per try', 'hashWasm'),
+            row('ALTCHA solver (altcha-lib 2.8, its SHA-256 v1 scheme, equal expected work 2^16)', 'altcha'),
+            row('Cap solver (@cap.js/wasm 0.0.6, equal expected work 2^16)', 'cap'),
+          ],
+          columns: [
+            { key: 'name', header: 'solver' },
+            { key: 'value', header: 'rate' },
+            { key: 'baseline', header: 'baseline: openssl' },
+            { key: 'ratio', header: '÷ openssl' },
+            { key: 'extra', header: 'scaling' },
+            { key: 'goal', header: 'goal' },
+            { key: 'met', header: 'met' },
+          ],
+          notes: [
+            `Tries per second; one try of the widget is one SHA-256 compression (the nonce's midstate is reused), one openssl message is two (${fmtInt(m.openssl)} messages/s).`,
+            'ALTCHA and Cap are counted by the tries their answers prove: both count up from 0, so tries = answer + 1.',
+          ],
+        },
+      ],
+    };
+  },
+};

@@ -6,6 +6,7 @@ import {
   generateReferralCode,
   parseApiKey,
   REFERRAL_CODE_ALPHABET,
+  randomString,
 } from '../src/index.js';
 
 describe('API keys', () => {
@@ -54,5 +55,28 @@ describe('referral codes', () => {
       for (const c of code) seen.add(c);
     }
     expect(seen.size).toBe(REFERRAL_CODE_ALPHABET.length);
+  });
+});
+
+describe('randomString', () => {
+  it('draws every symbol about equally often, across many refills of its random pool', () => {
+    // 62 symbols need rejection sampling (256 is not a multiple of 62): a biased draw or a byte
+    // handed out twice across a refill would skew the counts or repeat strings.
+    const counts = new Map<string, number>();
+    const strings = Array.from({ length: 2_000 }, () => randomString(BASE62_ALPHABET, 31));
+    for (const s of strings) for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    expect(new Set(strings).size).toBe(strings.length);
+    expect(counts.size).toBe(62);
+    // Expected 1,000 each, standard deviation about 31: the bounds are over 6 deviations away.
+    for (const n of counts.values()) expect(n).toBeGreaterThan(800);
+    for (const n of counts.values()) expect(n).toBeLessThan(1_200);
+  });
+
+  it('uses only the given alphabet, at the given length', () => {
+    for (const length of [0, 1, 7, 5_000]) {
+      const s = randomString('ab', length);
+      expect(s).toMatch(/^[ab]*$/);
+      expect(s).toHaveLength(length);
+    }
   });
 });

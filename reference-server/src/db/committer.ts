@@ -10,9 +10,18 @@ import type { Connection } from './sqlite.js';
 
 export type Job<T> = (db: Connection) => Promise<T>;
 
+/** A job over many inputs at once: answers one output per input, in order. */
+export type GroupJob<I, O> = (db: Connection, inputs: readonly I[]) => Promise<O[]>;
+
+interface OpenGroup<I, O> {
+  inputs: I[];
+  waiters: { resolve: (value: O) => void; reject: (error: unknown) => void }[];
+}
+
 interface Queued {
   job: Job<unknown>;
   savepoint: boolean;
+  autocommit: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -20,24 +29,69 @@ interface Queued {
 export interface JobOptions {
   /** False for jobs that are a single statement: a statement is atomic by itself. */
   savepoint?: boolean;
+  /**
+   * True for jobs whose statements may each commit on their own (no statement depends on an
+   * earlier one's effect being undone with it). Such a job, alone in its batch, runs without an
+   * enclosing transaction: one round trip to the driver instead of three, each statement
+   * committed (and fsynced) before the next, all before the job's promise settles.
+   */
+  autocommit?: boolean;
 }
 
 export class Committer {
   private queue: Queued[] = [];
   private running: Promise<void> | undefined;
   private closed = false;
+  private readonly groups = new Map<GroupJob<never, unknown>, OpenGroup<unknown, unknown>>();
 
   constructor(
     readonly db: Connection,
     private readonly maxBatch = 512,
   ) {}
 
-  submit<T>(job: Job<T>, { savepoint = true }: JobOptions = {}): Promise<T> {
+  submit<T>(job: Job<T>, { savepoint = true, autocommit = false }: JobOptions = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the database is closing'));
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ job, savepoint, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ job, savepoint, autocommit, resolve: resolve as (value: unknown) => void, reject });
       this.running ??= this.drain();
     });
+  }
+
+  /**
+   * Adds `input` to the open group of `run`: every input that arrives before the committer
+   * reaches the group is handled by one call of `run`. `run` must be an `autocommit` job: the
+   * inputs are independent, and a statement of it may commit without the others. The point is the
+   * statements: a group job can write many rows with one statement where separate jobs need one
+   * round trip to the driver each, on the serial path that bounds write throughput.
+   */
+  joinGroup<I, O>(run: GroupJob<I, O>, input: I): Promise<O> {
+    if (this.closed) return Promise.reject(new Error('the database is closing'));
+    const key = run as GroupJob<never, unknown>;
+    const open = this.groups.get(key) as OpenGroup<I, O> | undefined;
+    const group: OpenGroup<I, O> = open ?? { inputs: [], waiters: [] };
+    const answer = new Promise<O>((resolve, reject) => {
+      group.inputs.push(input);
+      group.waiters.push({ resolve, reject });
+    });
+    // Submitted only once the first input is in: an idle committer starts the job at once.
+    if (!open) {
+      this.groups.set(key, group as OpenGroup<unknown, unknown>);
+      this.submit(
+        async (db) => {
+          this.groups.delete(key);
+          return run(db, group.inputs);
+        },
+        { savepoint: false, autocommit: true },
+      ).then(
+        (outputs) => {
+          for (const [i, w] of group.waiters.entries()) w.resolve(outputs[i] as O);
+        },
+        (error: unknown) => {
+          for (const w of group.waiters) w.reject(error);
+        },
+      );
+    }
+    return answer;
   }
 
   /** Waits for queued jobs, then refuses new ones. */
@@ -58,6 +112,11 @@ export class Committer {
   }
 
   private async commit(batch: Queued[]): Promise<void> {
+    const [only] = batch;
+    if (batch.length === 1 && only?.autocommit) {
+      await only.job(this.db).then(only.resolve, only.reject);
+      return;
+    }
     const results: { ok: boolean; value: unknown }[] = [];
     try {
       await this.db.run('BEGIN IMMEDIATE');

@@ -43,6 +43,94 @@ const INSERT_FRESH = `INSERT INTO subscribers (${INSERT_COLUMNS})
    WHERE EXISTS (SELECT 1 FROM waitlists WHERE id = ?2 AND archived = 0)
   ON CONFLICT (waitlist_id, email_norm) DO NOTHING`;
 
+export interface FreshSignup {
+  waitlistId: string;
+  email: string;
+  emailNorm: string;
+}
+
+/**
+ * Many fresh sign-ups (no referral code) in one statement: each input whose waitlist is live and
+ * whose email is on neither the waitlist nor earlier in the batch becomes a row, the rows of a
+ * waitlist taking the next seqs and join times in input order, exactly as one insert after
+ * another would. Rows are read from one JSON parameter, so the statement is prepared once.
+ */
+const INSERT_FRESH_MANY = `WITH
+  input AS (
+    SELECT key AS k, value ->> 0 AS wl, value ->> 1 AS email, value ->> 2 AS norm, value ->> 3 AS id,
+           value ->> 4 AS code, value ->> 5 AS token
+      FROM json_each(?1)),
+  firsts AS (
+    SELECT *, row_number() OVER (PARTITION BY wl, norm ORDER BY k) AS nth FROM input),
+  fresh AS (
+    SELECT *, row_number() OVER (PARTITION BY wl ORDER BY k) AS n FROM firsts
+     WHERE nth = 1
+       AND EXISTS (SELECT 1 FROM waitlists WHERE id = firsts.wl AND archived = 0)
+       AND NOT EXISTS (SELECT 1 FROM subscribers WHERE waitlist_id = firsts.wl AND email_norm = firsts.norm)),
+  last AS (
+    SELECT wl,
+           coalesce((SELECT seq FROM subscribers WHERE waitlist_id = wl ORDER BY seq DESC LIMIT 1), 0) AS seq,
+           coalesce((SELECT joined_us FROM subscribers WHERE waitlist_id = wl ORDER BY seq DESC LIMIT 1), 0) AS us
+      FROM (SELECT DISTINCT wl FROM fresh))
+INSERT INTO subscribers (${INSERT_COLUMNS})
+  SELECT f.id, f.wl, l.seq + f.n, f.email, f.norm, lower(f.email), f.code, f.token, NULL, 0, l.seq + f.n,
+         max(?2 + f.n - 1, l.us + f.n)
+    FROM fresh AS f JOIN last AS l USING (wl)
+   ORDER BY f.k
+  RETURNING id`;
+
+/**
+ * Creates what `INSERT_FRESH_MANY` can in one statement and answers the rest (an email already
+ * on the waitlist or twice in the batch, a waitlist gone, the rare drawn code already taken) one
+ * by one, as `insertOrMatchSubscriber` would. Runs inside one committer job.
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+export async function insertOrMatchMany(
+  db: Connection,
+  inputs: readonly FreshSignup[],
+  nowUs: number,
+): Promise<SignupResult[]> {
+  const drafts = inputs.map((input) => ({
+    id: newId('subscriber'),
+    referral_code: generateReferralCode(),
+    status_token: newStatusToken(),
+    input,
+  }));
+  let created = new Set<string>();
+  // SQLite's JSON reader and the driver's binding disagree on unpaired surrogates; such a batch
+  // takes the one-by-one path, which binds each value directly.
+  const batchable = inputs.every((i) => !LONE_SURROGATE.test(i.email));
+  if (batchable && inputs.length > 1) {
+    const rows = JSON.stringify(
+      drafts.map((d) => [
+        d.input.waitlistId,
+        d.input.email,
+        d.input.emailNorm,
+        d.id,
+        d.referral_code,
+        d.status_token,
+      ]),
+    );
+    try {
+      created = new Set((await db.all<{ id: string }>(INSERT_FRESH_MANY, [rows, nowUs])).map((r) => r.id));
+    } catch (error) {
+      // A drawn code already taken aborts the whole statement; everyone goes one by one.
+      if (!isConstraint(error)) throw error;
+    }
+  }
+  const results: SignupResult[] = [];
+  for (const draft of drafts) {
+    if (created.has(draft.id)) {
+      const { input: _, ...subscriber } = draft;
+      results.push({ outcome: 'created', subscriber, credited: undefined });
+    } else {
+      results.push(await insertOrMatchSubscriber(db, { ...draft.input, referralCode: undefined }, nowUs));
+    }
+  }
+  return results;
+}
+
 /** Runs `insert` with a referral code, drawing another when the code is taken (one in a billion per subscriber). */
 async function withFreeCode<T>(insert: (code: string) => Promise<T>): Promise<{ value: T; code: string }> {
   let code = generateReferralCode();

@@ -17,7 +17,7 @@ const ENTRY = `
 export { Connection } from './db/sqlite.ts';
 export { Committer } from './db/committer.ts';
 export { configure } from './db/migrations.ts';
-export { insertOrMatchSubscriber, listSubscribers } from './store/subscribers.ts';
+export { insertOrMatchMany, insertOrMatchSubscriber, listSubscribers } from './store/subscribers.ts';
 export { settingsFromJson } from './domain/settings.ts';
 export { commitSignup } from './services/signup.ts';
 export { systemClock } from './services/clock.ts';

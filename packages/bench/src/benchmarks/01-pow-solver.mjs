@@ -187,6 +187,7 @@ export default {
               goal: '≥ 1.8× one worker',
               met: scaling >= 1.8 ? 'yes' : 'NO',
               extra: `${fmtRatio(scaling)} one worker`,
+              goalRatio: `${fmtRatio(scaling)} (÷ one worker)`,
             }),
             row('widget solver, one worker, JavaScript fallback', 'js'),
             row('node:crypto SHA-256 in a loop (one core)', 'node'),

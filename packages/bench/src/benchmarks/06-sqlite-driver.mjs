@@ -606,8 +606,8 @@ export default {
               .join(', ') +
             '.',
           "Calls into a native addon (sqlite3's Statement.run/all) have no frame of their own: their time is the " +
-            "self time of the JavaScript function that calls them (in the server's db/sqlite.ts). randomFillSync " +
-            'draws the ids, status token and referral code of each sign-up.',
+            "self time of the JavaScript function that calls them (in the server's db/sqlite.ts). The ids, " +
+            'status tokens and referral codes are drawn from a 4 KB pool of CSPRNG bytes (randomFillSync refills it).',
         ],
       });
       ctx.shared.driver = { serverRate, baseRate };

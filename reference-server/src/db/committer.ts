@@ -4,7 +4,8 @@
  * leaves nothing behind and does not disturb the others), then commits once. No job's promise
  * settles before that commit has returned, so with `synchronous = FULL` every answer the server
  * sends about a write is durable, and concurrent signups share one fsync instead of paying one
- * each.
+ * each. Inputs of the same kind can also share one job (`joinGroup`), so that one statement
+ * writes them all.
  */
 import type { Connection } from './sqlite.js';
 

@@ -2,19 +2,11 @@
  * The reference server compiled from source with one probe added: the group committer's
  * `commit(batch)` is timed, so a benchmark can ask how busy the single writer was under load
  * (SIGUSR2 makes the server print, on stderr, one `COMMITTER_STATS {…}` line and reset).
- * Nothing else changes: the probe wraps the method from outside the class at start-up. Bundled
- * with esbuild into the run's temporary folder; native `sqlite3` stays the server's own copy,
- * and `import.meta.url` in the server's files is set to their real location, so the packages they
- * load with createRequire resolve as they do from dist/.
+ * Nothing else changes: the probe wraps the method from outside the class at start-up (see
+ * server-source.mjs for how the source is bundled).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import { ROOT } from './proc.mjs';
-
-const SRC = `${ROOT}reference-server/src`;
+import { bundleServerSource } from './server-source.mjs';
 
 const ENTRY = `
 import { Committer } from './db/committer.ts';
@@ -55,43 +47,8 @@ await import('./cli.ts');
 `;
 
 /** Builds the probed server; resolves to the path of its entry script. */
-export async function buildInstrumentedServer(tmpDir) {
-  const serverRequire = createRequire(`${ROOT}reference-server/package.json`);
-  const result = await build({
-    stdin: { contents: ENTRY, resolveDir: SRC, loader: 'ts', sourcefile: 'bench-probe.ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
-    // Bundled CommonJS packages call require; give the bundle one.
-    banner: {
-      js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",
-    },
-    plugins: [
-      {
-        name: 'server-in-place',
-        setup(b) {
-          b.onResolve({ filter: /^sqlite3$/ }, () => ({
-            path: pathToFileURL(serverRequire.resolve('sqlite3')).href,
-            external: true,
-          }));
-          b.onLoad({ filter: /reference-server\/src\/.*\.tsx?$/ }, (args) => ({
-            contents: readFileSync(args.path, 'utf8').replaceAll(
-              'import.meta.url',
-              JSON.stringify(pathToFileURL(args.path).href),
-            ),
-            loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts',
-            resolveDir: args.path.slice(0, args.path.lastIndexOf('/')),
-          }));
-        },
-      },
-    ],
-  });
-  const file = join(tmpDir, 'server-probed.mjs');
-  writeFileSync(file, result.outputFiles[0].text);
-  return file;
+export function buildInstrumentedServer(tmpDir) {
+  return bundleServerSource(ENTRY, join(tmpDir, 'server-probed.mjs'));
 }
 
 /** Asks a probed server for its committer figures since the last ask. */

@@ -1,0 +1,53 @@
+/**
+ * The reference server's TypeScript source bundled with esbuild into one ES module in the run's
+ * temporary folder, for benchmarks that need more than dist/ offers (a probe, or its store
+ * functions on their own). Native `sqlite3` stays the server's own copy, and `import.meta.url` in
+ * the server's files is set to their real location, so the packages they load with createRequire
+ * resolve as they do from dist/.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { ROOT } from './proc.mjs';
+
+const SRC = `${ROOT}reference-server/src`;
+
+/** Bundles `entry` (TypeScript, resolved from reference-server/src) into `outFile`. */
+export async function bundleServerSource(entry, outFile) {
+  const serverRequire = createRequire(`${ROOT}reference-server/package.json`);
+  const result = await build({
+    stdin: { contents: entry, resolveDir: SRC, loader: 'ts', sourcefile: 'bench-entry.ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+    // Bundled CommonJS packages call require; give the bundle one.
+    banner: {
+      js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",
+    },
+    plugins: [
+      {
+        name: 'server-in-place',
+        setup(b) {
+          b.onResolve({ filter: /^sqlite3$/ }, () => ({
+            path: pathToFileURL(serverRequire.resolve('sqlite3')).href,
+            external: true,
+          }));
+          b.onLoad({ filter: /reference-server\/src\/.*\.tsx?$/ }, (args) => ({
+            contents: readFileSync(args.path, 'utf8').replaceAll(
+              'import.meta.url',
+              JSON.stringify(pathToFileURL(args.path).href),
+            ),
+            loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts',
+            resolveDir: args.path.slice(0, args.path.lastIndexOf('/')),
+          }));
+        },
+      },
+    ],
+  });
+  writeFileSync(outFile, result.outputFiles[0].text);
+  return outFile;
+}

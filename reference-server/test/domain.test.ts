@@ -13,7 +13,7 @@ import {
   referrerPosition,
 } from '../src/domain/positions.js';
 import { applySettings, DEFAULT_SETTINGS } from '../src/domain/settings.js';
-import { isIdle, take } from '../src/domain/throttle.js';
+import { type Bucket, SLOTS, slidingWindow, tokenBucket, type WindowLog } from '../src/domain/throttle.js';
 import {
   checkChallengeToken,
   checkPowSolution,
@@ -76,14 +76,15 @@ describe('positions', () => {
   });
 });
 
-describe('throttle', () => {
+describe('throttle: token bucket (per-key budget)', () => {
   const limit = { capacity: 3, windowMs: 60_000 };
+  const take = tokenBucket.take;
 
   it('allows the capacity, refuses the next with the seconds until one token, refills over the window', () => {
-    let bucket: ReturnType<typeof take>['bucket'] | undefined;
+    let bucket: Bucket | undefined;
     const answers = [0, 1, 2, 3].map(() => {
       const r = take(bucket, 1000, limit);
-      bucket = r.bucket;
+      bucket = r.state;
       return r;
     });
     expect(answers.map((a) => [a.allowed, a.remaining])).toEqual([
@@ -95,24 +96,111 @@ describe('throttle', () => {
     expect(answers[3]?.retryAfter).toBe(20);
     expect(answers[3]?.reset).toBe(60);
     expect(take(bucket, 1000 + 20_000, limit).allowed).toBe(true);
-    expect(isIdle(bucket as NonNullable<typeof bucket>, 1000 + 60_000, limit)).toBe(true);
+    expect(tokenBucket.isIdle(bucket as Bucket, 1000 + 60_000, limit)).toBe(true);
   });
 
   it('never goes above capacity or below zero, and retryAfter is at least 1 when refused', () => {
     fc.assert(
       fc.property(fc.array(fc.nat({ max: 5000 }), { maxLength: 200 }), (gaps) => {
-        let bucket: ReturnType<typeof take>['bucket'] | undefined;
+        let bucket: Bucket | undefined;
         let now = 0;
         for (const gap of gaps) {
           now += gap;
           const r = take(bucket, now, limit);
-          bucket = r.bucket;
-          expect(r.bucket.tokens).toBeGreaterThanOrEqual(0);
-          expect(r.bucket.tokens).toBeLessThanOrEqual(limit.capacity);
+          bucket = r.state;
+          expect(r.state.tokens).toBeGreaterThanOrEqual(0);
+          expect(r.state.tokens).toBeLessThanOrEqual(limit.capacity);
           if (!r.allowed) expect(r.retryAfter).toBeGreaterThanOrEqual(1);
         }
       }),
     );
+  });
+});
+
+describe('throttle: sliding window (per IP, per email)', () => {
+  /** Runs requests at the given times; answers which were admitted. */
+  function run(times: readonly number[], limit: { capacity: number; windowMs: number }) {
+    let log: WindowLog | undefined;
+    return times.map((now) => {
+      const r = slidingWindow.take(log, now, limit);
+      log = r.state;
+      return { now, ...r };
+    });
+  }
+
+  it('admits 60 in a minute and nothing more until the first of them has left the window', () => {
+    const limit = { capacity: 60, windowMs: 60_000 };
+    // 60 at once, then one request a second for two minutes: a token bucket would admit one
+    // a second from the start, 119 in the first rolling minute.
+    const times = [...Array(60).fill(0), ...Array.from({ length: 120 }, (_, i) => 1000 * (i + 1))];
+    const answers = run(times, limit);
+    const admitted = answers.filter((a) => a.allowed).map((a) => a.now);
+    expect(admitted.filter((t) => t < 60_000)).toHaveLength(60);
+    // The burst's slot leaves the window at 61 s (one slot, a sixtieth of it, late at most).
+    expect(admitted.filter((t) => t > 0)[0]).toBe(61_000);
+    const refused = answers.find((a) => !a.allowed && a.now === 1000);
+    expect(refused?.retryAfter).toBe(60);
+    expect(refused?.remaining).toBe(0);
+  });
+
+  it('admits at most 5 attempts in any hour, whatever the spacing', () => {
+    const limit = { capacity: 5, windowMs: 3_600_000 };
+    // Five at the end of one hour, then an attempt every ten minutes.
+    const times = [3_599_000, 3_599_100, 3_599_200, 3_599_300, 3_599_400];
+    for (let t = 3_600_000; t < 4 * 3_600_000; t += 600_000) times.push(t);
+    const admitted = run(times, limit)
+      .filter((a) => a.allowed)
+      .map((a) => a.now);
+    for (const t of admitted) {
+      expect(admitted.filter((u) => u > t - limit.windowMs && u <= t).length).toBeLessThanOrEqual(5);
+    }
+    expect(admitted).toHaveLength(5 + 2 * 5);
+  });
+
+  it('never admits more than the capacity in any window, and refuses at most one slot early', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 60, max: 100_000 }),
+        fc.array(fc.nat({ max: 4000 }), { maxLength: 300 }),
+        (capacity, windowMs, gaps) => {
+          const limit = { capacity, windowMs };
+          const slot = Math.ceil(windowMs / SLOTS);
+          let now = 0;
+          const answers = run(
+            gaps.map((g) => {
+              now += g;
+              return now;
+            }),
+            limit,
+          );
+          const admitted: number[] = [];
+          for (const a of answers) {
+            const inWindow = admitted.filter((t) => t > a.now - windowMs).length;
+            // Safety: admitted only when fewer than the capacity in the rolling window.
+            if (a.allowed) expect(inWindow).toBeLessThan(capacity);
+            // Liveness: refused only when the window stretched by one slot is full.
+            else {
+              expect(admitted.filter((t) => t > a.now - windowMs - slot).length).toBeGreaterThanOrEqual(
+                capacity,
+              );
+              expect(a.retryAfter).toBeGreaterThanOrEqual(1);
+              // Waiting as told is enough.
+              const later = slidingWindow.take(a.state, a.now + a.retryAfter * 1000, limit);
+              expect(later.allowed).toBe(true);
+            }
+            if (a.allowed) admitted.push(a.now);
+          }
+        },
+      ),
+    );
+  });
+
+  it('forgets a log once every slot has left the window', () => {
+    const limit = { capacity: 2, windowMs: 60_000 };
+    const { state } = slidingWindow.take(undefined, 500, limit);
+    expect(slidingWindow.isIdle(state, 60_999, limit)).toBe(false);
+    expect(slidingWindow.isIdle(state, 61_000, limit)).toBe(true);
   });
 });
 

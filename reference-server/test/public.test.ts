@@ -109,6 +109,28 @@ describe('CORS (contract §9)', () => {
 });
 
 describe('public subscribe: per-IP per-waitlist throttle', () => {
+  it('admits at most the limit in any rolling minute, however the requests are spread', async () => {
+    const t = await h.tenant({ waitlist: ['--origins', ORIGIN, '--ip-limit', '300'] });
+    const from = { ...json, Origin: ORIGIN, 'X-Forwarded-For': '198.51.100.77' };
+    const statuses: number[] = [];
+    for (let round = 0; round < 30; round++) {
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, () => publicPost(h.server, t.waitlistId, {}, from)),
+      );
+      statuses.push(...batch.map((r) => r.status));
+    }
+    expect(statuses).toEqual(Array(300).fill(400));
+    // A token bucket would let one more through every 200 ms from here on (300 per 60 s); the
+    // window admits nothing until the first of the 300 is a minute old. Keep asking for 1.5 s.
+    const since = performance.now();
+    const later: number[] = [];
+    while (performance.now() - since < 1500 && later.length < 5000) {
+      later.push((await publicPost(h.server, t.waitlistId, {}, from)).status);
+    }
+    expect(later.length).toBeGreaterThan(10);
+    expect(later.filter((status) => status !== 429)).toEqual([]);
+  });
+
   it('answers 429 with Retry-After: 60 past the limit, counting 400s and 428s, per IP and per waitlist', async () => {
     const a = await h.tenant({ waitlist: ['--origins', ORIGIN, '--ip-limit', '3', '--challenge', 'on'] });
     const b = await h.tenant({ waitlist: ['--origins', ORIGIN, '--ip-limit', '3'] });

@@ -15,7 +15,7 @@ import {
 } from '@waitlistkit/protocol';
 import { type Request, type Response, Router } from 'express';
 import { API_CREATE_ORDER, API_LIST_ORDER, errorOutcome, type Outcome, runChecks } from '../domain/checks.js';
-import type { Take } from '../domain/throttle.js';
+import type { Bucket, Take } from '../domain/throttle.js';
 import { hashKey } from '../services/admin.js';
 import { countryOf } from '../services/geo.js';
 import type { Services } from '../services/services.js';
@@ -48,7 +48,7 @@ interface ApiContext {
   req: Request;
   scope: Scope;
   grant?: KeyGrant;
-  budget?: Take;
+  budget?: Take<Bucket>;
   waitlist?: Waitlist;
 }
 
@@ -62,7 +62,7 @@ async function authenticate(services: Services, header: string | undefined): Pro
   return timingSafeEqual(Buffer.from(grant.hash), Buffer.from(hash)) ? grant : undefined;
 }
 
-function budgetHeaders(services: Services, budget: Take): Record<string, string> {
+function budgetHeaders(services: Services, budget: Take<Bucket>): Record<string, string> {
   return {
     [Header.rateLimitLimit]: String(services.limits.key.capacity),
     [Header.rateLimitRemaining]: String(budget.remaining),

@@ -1,6 +1,7 @@
 /** The dashboard over plain HTTP: what a browser would send, including what an attacker's page would. */
 import type { Tenant } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Connection } from '../src/db/sqlite.js';
 import { apiList, type Harness, harness, ORIGIN, publicPost } from './helpers.js';
 
 let h: Harness;
@@ -14,7 +15,10 @@ const PASSWORD = 'correct horse battery';
 /** A browser-like session: cookies kept, Origin sent on posts, redirects not followed. */
 class Browser {
   cookies = new Map<string, string>();
-  constructor(readonly base: string) {}
+  constructor(
+    readonly base: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
 
   private remember(res: Response) {
     for (const line of res.headers.getSetCookie()) {
@@ -30,7 +34,10 @@ class Browser {
   }
 
   async get(path: string) {
-    const res = await fetch(this.base + path, { headers: { Cookie: this.cookie }, redirect: 'manual' });
+    const res = await fetch(this.base + path, {
+      headers: { ...this.headers, Cookie: this.cookie },
+      redirect: 'manual',
+    });
     this.remember(res);
     return { res, html: await res.text() };
   }
@@ -39,6 +46,7 @@ class Browser {
     const res = await fetch(this.base + path, {
       method: 'POST',
       headers: {
+        ...this.headers,
         Cookie: this.cookie,
         'Content-Type': 'application/x-www-form-urlencoded',
         ...(origin === null ? {} : { Origin: origin }),
@@ -126,6 +134,111 @@ describe('sign-in and sessions', () => {
     const b = new Browser(h.server.url);
     expect((await b.get('/dashboard/keys')).res.headers.get('location')).toBe('/dashboard/sign-in');
     expect((await b.post('/dashboard/keys', { name: 'x', preset: 'full', _csrf: 'x' })).res.status).toBe(401);
+  });
+});
+
+describe('sign-in floods', () => {
+  let p: Harness;
+  beforeAll(async () => {
+    p = await harness({ WAITLIST_KEY_RATE_LIMIT: '1000000' }, ['--trust-proxy']);
+  });
+  afterAll(() => p.close());
+
+  it('refuses a flood of distinct emails from one address with 429 after thirty attempts', async () => {
+    const b = new Browser(p.server.url, { 'X-Forwarded-For': '203.0.113.7' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i++) statuses.push((await b.signIn(`nobody-${i}@flood.example`)).res.status);
+    expect(statuses.slice(0, 30)).toEqual(Array(30).fill(401));
+    const blocked = await b.signIn(`admin-anyone@flood.example`);
+    expect([...statuses.slice(30), blocked.res.status]).toEqual([429, 429, 429]);
+    expect(Number(blocked.res.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another address is not affected.
+    const other = new Browser(p.server.url, { 'X-Forwarded-For': '203.0.113.8' });
+    expect((await other.signIn('nobody@flood.example')).res.status).toBe(401);
+  });
+
+  it('hashes one password at a time, so API latency stays near its baseline during a flood from many addresses', async () => {
+    const t = await p.tenant();
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const timedList = async () => {
+      const started = performance.now();
+      const res = await apiList(p.server, t.key, t.waitlistId);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      return performance.now() - started;
+    };
+    for (let i = 0; i < 5; i++) await timedList();
+    const baseline: number[] = [];
+    for (let i = 0; i < 30; i++) baseline.push(await timedList());
+
+    let settled = false;
+    const flood = Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        new Browser(p.server.url, { 'X-Forwarded-For': `198.51.100.${i + 1}` }).signIn(
+          `flood-${i}@flood.example`,
+        ),
+      ),
+    ).finally(() => {
+      settled = true;
+    });
+    const during: number[] = [];
+    while (!settled && during.length < 500) during.push(await timedList());
+    const answers = await flood;
+    expect(during.length).toBeGreaterThanOrEqual(5);
+    // Without the bound, four 128 MiB scrypt runs hold every libuv thread the database needs,
+    // and a query that comes after them waits a third of a second; a generous margin over the
+    // baseline tells the two apart.
+    expect(mean(during)).toBeLessThan(mean(baseline) * 3 + 40);
+    const statuses = answers.map((a) => a.res.status);
+    // Some were checked (wrong password), the ones past the queue were turned away at once.
+    expect(statuses.filter((s) => s === 401).length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    const busy = answers.find((a) => a.res.status === 429);
+    expect(text(busy?.html ?? '')).toContain('Too many password checks are under way');
+    expect(during.length).toBeGreaterThanOrEqual(5);
+    // Without the bound, four 128 MiB scrypt runs hold every libuv thread the database needs,
+    // and each query waits a third of a second; a generous margin over the baseline tells them apart.
+  });
+
+  it('re-hashes a password stored at an older scrypt cost on the next sign-in', async () => {
+    const t = await p.tenant();
+    const email = `admin-${t.tenantId}@test.example`;
+    const { scryptSync, randomBytes } = await import('node:crypto');
+    const salt = randomBytes(16);
+    const old = scryptSync(PASSWORD.normalize('NFKC'), salt, 32, { N: 2 ** 14, r: 8, p: 1 });
+    const oldHash = ['scrypt', 2 ** 14, 8, 1, salt.toString('base64url'), old.toString('base64url')].join(
+      '$',
+    );
+    const storedHash = async () => {
+      const db = await Connection.open(p.db);
+      try {
+        return (
+          await db.get<{ h: string }>('SELECT password_hash AS h FROM operators WHERE email = ?', [email])
+        )?.h;
+      } finally {
+        await db.close();
+      }
+    };
+    const db = await Connection.open(p.db);
+    await db.run('PRAGMA busy_timeout = 10000');
+    await db.run('UPDATE operators SET password_hash = ? WHERE email = ?', [oldHash, email]);
+    await db.close();
+    expect(await storedHash()).toBe(oldHash);
+
+    const b = new Browser(p.server.url, { 'X-Forwarded-For': '192.0.2.10' });
+    expect((await b.signIn(email)).res.status).toBe(303);
+    const fresh = (await storedHash()) as string;
+    expect(fresh).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(fresh).not.toContain(salt.toString('base64url'));
+    // The new hash verifies the same password, and only it.
+    expect(
+      (await new Browser(p.server.url, { 'X-Forwarded-For': '192.0.2.11' }).signIn(email)).res.status,
+    ).toBe(303);
+    expect(
+      (await new Browser(p.server.url, { 'X-Forwarded-For': '192.0.2.12' }).signIn(email, 'wrong password!'))
+        .res.status,
+    ).toBe(401);
   });
 });
 

@@ -10,6 +10,7 @@ import express, { type NextFunction, type Request, type Response, Router } from 
 import { ServiceError } from '../domain/errors.js';
 import { clientIp } from '../http/client-ip.js';
 import { sendPage } from '../http/respond.js';
+import { HashingBusy } from '../services/passwords.js';
 import type { Services } from '../services/services.js';
 import type { ActivityFilter } from '../store/activity.js';
 import { getKey } from '../store/keys.js';
@@ -79,26 +80,37 @@ export function dashboardRouter(services: Services): Router {
         403,
       );
     }
+    const now = services.clock.now();
+    const ip = clientIp(req, services.config.trustProxy);
     const normalized = checkEmail(email);
-    const throttle = services.limiters.signIn.take(
-      `${normalized.ok ? normalized.normalized : email}|${clientIp(req, services.config.trustProxy)}`,
-      services.clock.now(),
-      services.limits.signIn,
-    );
-    if (!throttle.allowed) {
-      res.set('Retry-After', String(throttle.retryAfter));
+    // Per address first, whatever the email: otherwise varying it buys unlimited password checks.
+    const throttle = [
+      services.limiters.signInIp.take(String(ip), now, services.limits.signInIp),
+      services.limiters.signIn.take(
+        `${normalized.ok ? normalized.normalized : email}|${ip}`,
+        now,
+        services.limits.signIn,
+      ),
+    ].find((t) => !t.allowed);
+    const again = (status: number, error: string, retryAfter: number) => {
+      res.set('Retry-After', String(retryAfter));
+      sendPage(res, signInPage({ token: signInToken(services, req, res), email, error }), status);
+    };
+    if (throttle) {
       const minutes = Math.ceil(throttle.retryAfter / 60);
-      return sendPage(
-        res,
-        signInPage({
-          token: signInToken(services, req, res),
-          email,
-          error: `Too many sign-in attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-        }),
+      return again(
         429,
+        `Too many sign-in attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        throttle.retryAfter,
       );
     }
-    const operator = password.length <= 1024 ? await admin.signIn(email, password) : undefined;
+    let operator: Operator | undefined;
+    try {
+      operator = password.length <= 1024 ? await admin.signIn(email, password) : undefined;
+    } catch (error) {
+      if (error instanceof HashingBusy) return again(429, error.message, 5);
+      throw error;
+    }
     if (!operator) {
       return sendPage(
         res,

@@ -24,6 +24,7 @@ import {
   insertOperator,
   type Operator,
   type Role,
+  updatePasswordHash,
 } from '../store/operators.js';
 import { getTenant, insertTenant, type Tenant, updatePlan } from '../store/tenants.js';
 import {
@@ -35,13 +36,19 @@ import {
 } from '../store/waitlists.js';
 import type { Clock } from './clock.js';
 import type { Database } from './database.js';
-import { generatePassword, hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from './passwords.js';
+import {
+  generatePassword,
+  hashPassword,
+  needsRehash,
+  PASSWORD_MIN_LENGTH,
+  verifyPassword,
+} from './passwords.js';
 
 export const hashKey = (value: string) => createHash('sha256').update(value).digest('hex');
 
 // A real scrypt hash of a random password nobody knows: verifying against it costs what a real check costs.
 const UNKNOWN_OPERATOR_HASH =
-  'scrypt$32768$8$1$Q1z6kxBLL9k1j3bAa4Zz8g$c0eQ9uYp5kz2m8N4l1W9c0v7Jv3hQ6bK2x4R7tY1u0E';
+  'scrypt$131072$8$1$Q1z6kxBLL9k1j3bAa4Zz8g$c0eQ9uYp5kz2m8N4l1W9c0v7Jv3hQ6bK2x4R7tY1u0E';
 
 function cleanName(name: string, what: string): string {
   const value = name.trim();
@@ -131,13 +138,23 @@ export class Admin {
     return (await this.tenant(tenantId)).plan;
   }
 
-  /** The operator with this email and password, or undefined; as slow for unknown emails as for known ones. */
+  /**
+   * The operator with this email and password, or undefined; as slow for unknown emails as for
+   * known ones. A hash made at an older cost is replaced by one at today's, now that the password
+   * is known to be right.
+   */
   async signIn(email: string, password: string): Promise<Operator | undefined> {
     const check = checkEmail(email);
     const found = check.ok ? await findOperatorByEmail(this.db.reader, check.normalized) : undefined;
     const valid = await verifyPassword(password, found?.password_hash ?? UNKNOWN_OPERATOR_HASH);
     if (!found || !valid) return undefined;
-    const { password_hash: _secret, ...operator } = found;
+    const { password_hash: stored, ...operator } = found;
+    if (needsRehash(stored)) {
+      const fresh = await hashPassword(password);
+      await this.db.writer.submit((db) => updatePasswordHash(db, operator.id, stored, fresh), {
+        savepoint: false,
+      });
+    }
     return operator;
   }
 

@@ -63,3 +63,17 @@ export function listOperators(db: Connection, tenantId: string): Promise<Operato
     tenantId,
   ]);
 }
+
+/** Replaces the hash, unless it changed since `before` was read (a concurrent sign-in re-hashed it). */
+export async function updatePasswordHash(
+  db: Connection,
+  id: string,
+  before: string,
+  after: string,
+): Promise<void> {
+  await db.run('UPDATE operators SET password_hash = ? WHERE id = ? AND password_hash = ?', [
+    after,
+    id,
+    before,
+  ]);
+}

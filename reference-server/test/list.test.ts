@@ -102,6 +102,27 @@ describe('search', () => {
   });
 });
 
+describe('search beyond ASCII', () => {
+  it('finds every address with upper-case letters beyond ASCII, however the sign-ups were grouped', async () => {
+    const t = await h.tenant({ waitlist: ['--origins', ORIGIN, '--ip-limit', '1000'] });
+    const emails = Array.from({ length: 60 }, (_, i) =>
+      i % 2 === 0 ? `Kunde${i}@BÜCHER.example` : `Eleve.${i}@ÉCOLE.example`,
+    );
+    // Concurrent, so that most are written in groups of one statement.
+    const answers = await Promise.all(emails.map((email) => publicPost(h.server, t.waitlistId, { email })));
+    expect(answers.map((r) => r.status)).toEqual(emails.map(() => 202));
+    for (const q of ['bücher', 'BÜCHER', 'Üch', 'ÉCOLE']) {
+      const hits = await all(t, q);
+      const expected = emails.filter((e) => e.toLowerCase().includes(q.toLowerCase()));
+      expect(hits.map((s) => s.email).sort()).toEqual(expected.sort());
+    }
+    for (const email of emails) {
+      const hits = await all(t, email.toLowerCase());
+      expect(hits.map((s) => s.email)).toEqual([email]);
+    }
+  });
+});
+
 describe('referrals and positions', () => {
   it('credits fresh signups with a valid code once; ignores self, repeats, foreign and invalid codes', async () => {
     const t = await h.tenant({ waitlist: ['--referrals', 'on', '--origins', ORIGIN] });

@@ -7,6 +7,7 @@
 import { tempDir } from '@waitlistkit/testkit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchText } from '../src/domain/search.js';
 import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
 import { type Database, openDatabase } from '../src/services/database.js';
 import {
@@ -32,6 +33,8 @@ afterAll(async () => {
   await oneByOne.close();
   tmp.cleanup();
 });
+
+const DOMAINS = ['example.com', 'BÜCHER.example', 'école.example', 'ÆRØ.example', 'straße.example'];
 
 /** The same tenant and waitlists (same ids) in both databases; the last one archived. */
 async function waitlists(count: number): Promise<string[]> {
@@ -66,14 +69,16 @@ async function waitlists(count: number): Promise<string[]> {
 
 interface Row {
   waitlist_id: string;
+  email: string;
   email_norm: string;
+  email_search: string;
   seq: number;
   joined_us: number;
 }
 
 function rows(db: Database, ids: readonly string[]): Promise<Row[]> {
   return db.reader.all<Row>(
-    `SELECT waitlist_id, email_norm, seq, joined_us FROM subscribers
+    `SELECT waitlist_id, email, email_norm, email_search, seq, joined_us FROM subscribers
       WHERE waitlist_id IN (${ids.map(() => '?').join(', ')}) ORDER BY waitlist_id, seq`,
     ids,
   );
@@ -104,12 +109,13 @@ describe('a group of fresh sign-ups', () => {
         fc.array(fc.tuple(fc.nat(2), fc.nat(6)), { maxLength: 5 }),
         async (batch, before) => {
           const ids = await waitlists(3);
+          // Upper case beyond ASCII too: the group must store the search text a single write does.
           const input = ([w, e, upper]: [number, number, boolean?]): FreshSignup => {
-            const email = `user${e}@example.com`;
+            const email = `user${e}@${DOMAINS[e % DOMAINS.length]}`;
             return {
               waitlistId: ids[w] as string,
               email: upper ? email.toUpperCase() : email,
-              emailNorm: email,
+              emailNorm: email.toLowerCase(),
             };
           };
           // Some emails are already on the waitlists before the group arrives.
@@ -132,6 +138,7 @@ describe('a group of fresh sign-ups', () => {
           expect(shape(together, inputs)).toEqual(shape(apart, inputs));
           const [a, b] = [await rows(grouped, ids), await rows(oneByOne, ids)];
           expect(a.map(({ joined_us: _, ...r }) => r)).toEqual(b.map(({ joined_us: _, ...r }) => r));
+          for (const r of a) expect(r.email_search).toBe(searchText(r.email));
           // Join times strictly increase with seq within each waitlist, and none is before `now`
           // for the group's rows.
           for (const [i, r] of a.entries()) {

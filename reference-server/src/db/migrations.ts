@@ -3,9 +3,13 @@
  * the missing ones inside one write transaction, so a server and a command line starting
  * together cannot both apply them.
  */
+import { searchText } from '../domain/search.js';
 import type { Connection } from './sqlite.js';
 
-export const MIGRATIONS: readonly string[] = [
+/** A schema step: SQL, or code for what SQL cannot compute. */
+export type Migration = string | ((db: Connection) => Promise<void>);
+
+export const MIGRATIONS: readonly Migration[] = [
   `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 
@@ -113,6 +117,16 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX sessions_operator ON sessions (operator_id);
   `,
+  // Grouped sign-ups once stored SQLite's ASCII-only lower() as the search text: recompute it
+  // for addresses with anything beyond ASCII, with the one function searches use.
+  async (db) => {
+    const rows = await db.all<{ id: string; email: string }>(
+      "SELECT id, email FROM subscribers WHERE email GLOB '*[^ -~]*'",
+    );
+    for (const row of rows) {
+      await db.run('UPDATE subscribers SET email_search = ? WHERE id = ?', [searchText(row.email), row.id]);
+    }
+  },
 ];
 
 export async function migrate(db: Connection): Promise<void> {
@@ -120,7 +134,10 @@ export async function migrate(db: Connection): Promise<void> {
   try {
     const row = await db.get<{ user_version: number }>('PRAGMA user_version');
     const version = row?.user_version ?? 0;
-    for (let i = version; i < MIGRATIONS.length; i++) await db.exec(MIGRATIONS[i] as string);
+    for (const step of MIGRATIONS.slice(version)) {
+      if (typeof step === 'string') await db.exec(step);
+      else await step(db);
+    }
     if (version < MIGRATIONS.length) await db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
     await db.exec('COMMIT');
   } catch (error) {

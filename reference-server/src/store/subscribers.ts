@@ -3,6 +3,7 @@ import type { Connection } from '../db/sqlite.js';
 import { isConstraint } from '../db/sqlite.js';
 import { newId, newStatusToken } from '../domain/ids.js';
 import { nonReferrerPosition, referrerPosition } from '../domain/positions.js';
+import { searchText } from '../domain/search.js';
 import { settingsFromJson, type WaitlistSettings } from '../domain/settings.js';
 import { isoFromMicros } from './time.js';
 
@@ -58,7 +59,7 @@ export interface FreshSignup {
 const INSERT_FRESH_MANY = `WITH
   input AS (
     SELECT key AS k, value ->> 0 AS wl, value ->> 1 AS email, value ->> 2 AS norm, value ->> 3 AS id,
-           value ->> 4 AS code, value ->> 5 AS token
+           value ->> 4 AS code, value ->> 5 AS token, value ->> 6 AS search
       FROM json_each(?1)),
   firsts AS (
     SELECT *, row_number() OVER (PARTITION BY wl, norm ORDER BY k) AS nth FROM input),
@@ -73,7 +74,7 @@ const INSERT_FRESH_MANY = `WITH
            coalesce((SELECT joined_us FROM subscribers WHERE waitlist_id = wl ORDER BY seq DESC LIMIT 1), 0) AS us
       FROM (SELECT DISTINCT wl FROM fresh))
 INSERT INTO subscribers (${INSERT_COLUMNS})
-  SELECT f.id, f.wl, l.seq + f.n, f.email, f.norm, lower(f.email), f.code, f.token, NULL, 0, l.seq + f.n,
+  SELECT f.id, f.wl, l.seq + f.n, f.email, f.norm, f.search, f.code, f.token, NULL, 0, l.seq + f.n,
          max(?2 + f.n - 1, l.us + f.n)
     FROM fresh AS f JOIN last AS l USING (wl)
    ORDER BY f.k
@@ -110,6 +111,7 @@ export async function insertOrMatchMany(
         d.id,
         d.referral_code,
         d.status_token,
+        searchText(d.input.email),
       ]),
     );
     try {
@@ -165,7 +167,7 @@ export async function insertOrMatchSubscriber(
         input.waitlistId,
         input.email,
         input.emailNorm,
-        input.email.toLowerCase(),
+        searchText(input.email),
         candidate,
         statusToken,
         nowUs,
@@ -208,7 +210,7 @@ export async function insertOrMatchSubscriber(
       seq,
       input.email,
       input.emailNorm,
-      input.email.toLowerCase(),
+      searchText(input.email),
       candidate,
       statusToken,
       referrer ?? null,
@@ -362,7 +364,7 @@ export async function listSubscribers(
   }
   // One pass over the narrow search index finds the matches, their count and the page in rank
   // order; only the page's rows are then read from the table.
-  const needle = page.q.toLowerCase();
+  const needle = searchText(page.q);
   const hits = await db.all<Ranks & { row: number; total: number }>(
     `SELECT rowid AS row, seq, rank_key, referral_count, count(*) OVER () AS total
        FROM subscribers INDEXED BY subscribers_search

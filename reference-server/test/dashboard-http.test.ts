@@ -2,71 +2,13 @@
 import type { Tenant } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection } from '../src/db/sqlite.js';
-import { apiList, type Harness, harness, ORIGIN, publicPost } from './helpers.js';
+import { apiList, Browser, type Harness, harness, ORIGIN, PASSWORD, publicPost } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
   h = await harness();
 });
 afterAll(() => h.close());
-
-const PASSWORD = 'correct horse battery';
-
-/** A browser-like session: cookies kept, Origin sent on posts, redirects not followed. */
-class Browser {
-  cookies = new Map<string, string>();
-  constructor(
-    readonly base: string,
-    readonly headers: Record<string, string> = {},
-  ) {}
-
-  private remember(res: Response) {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, value] = (pair as string).split('=') as [string, string];
-      if (/Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-
-  get cookie() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-
-  async get(path: string) {
-    const res = await fetch(this.base + path, {
-      headers: { ...this.headers, Cookie: this.cookie },
-      redirect: 'manual',
-    });
-    this.remember(res);
-    return { res, html: await res.text() };
-  }
-
-  async post(path: string, form: Record<string, string>, origin: string | null = new URL(this.base).origin) {
-    const res = await fetch(this.base + path, {
-      method: 'POST',
-      headers: {
-        ...this.headers,
-        Cookie: this.cookie,
-        'Content-Type': 'application/x-www-form-urlencoded',
-        ...(origin === null ? {} : { Origin: origin }),
-      },
-      body: new URLSearchParams(form),
-      redirect: 'manual',
-    });
-    this.remember(res);
-    return { res, html: await res.text() };
-  }
-
-  static csrf(html: string): string {
-    return html.match(/name="_csrf" value="([^"]+)"/)?.[1] as string;
-  }
-
-  async signIn(email: string, password = PASSWORD) {
-    const page = await this.get('/dashboard/sign-in');
-    return this.post('/dashboard/sign-in', { email, password, _csrf: Browser.csrf(page.html) });
-  }
-}
 
 async function operator(t: Tenant, role: 'admin' | 'member') {
   const email = `${role}-${Math.random().toString(36).slice(2)}@team.example`;

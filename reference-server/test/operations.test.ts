@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { seedTenant, startServer, tempDir } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCreate, apiList, type Harness, harness, ORIGIN, publicPost } from './helpers.js';
+import { apiCreate, apiList, Browser, type Harness, harness, ORIGIN, publicPost } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -36,7 +36,7 @@ describe('health and the OpenAPI document', () => {
 });
 
 describe('request logs', () => {
-  it('are JSON lines that never hold a key value, a status token or a full email address', async () => {
+  it('are JSON lines that never hold a key value, a capability in a path, or a full email address', async () => {
     const t = await h.tenant({ waitlist: ['--referrals', 'on', '--origins', ORIGIN] });
     const email = 'Private.Person@Secret-Domain.example';
     const accepted = (await (await publicPost(h.server, t.waitlistId, { email })).json()) as {
@@ -45,17 +45,46 @@ describe('request logs', () => {
     await apiCreate(h.server, t.key, t.waitlistId, { email: 'other.person@secret-domain.example' });
     await apiList(h.server, t.key, t.waitlistId, `?q=${encodeURIComponent(email)}`);
     await apiList(h.server, `${t.key}x`, t.waitlistId);
-    await fetch(`${h.server.url}/s/${accepted.status_token}`);
-    await fetch(`${h.server.url}/s/${accepted.status_token}?ref=${encodeURIComponent(email)}`);
+    // A key created in the dashboard is shown once behind a one-time link.
+    const b = new Browser(h.server.url);
+    await b.signIn(`admin-${t.tenantId}@test.example`);
+    const keys = await b.get('/dashboard/keys');
+    const created = await b.post('/dashboard/keys', {
+      name: 'Logged',
+      preset: 'full',
+      _csrf: Browser.csrf(keys.html),
+    });
+    const revealPath = created.res.headers.get('location') as string;
+    expect(revealPath).toMatch(/^\/dashboard\/keys\/created\/[\w-]{16,}$/);
+    const revealed = await b.get(revealPath);
+    const dashboardKey = revealed.html.match(/wlk_live_\w+/)?.[0] as string;
+    expect(dashboardKey).toBeDefined();
+
+    // Every path segment that carries a secret, asked for as written and in other letter cases.
+    const secretPaths: [string, string][] = [
+      [`/s/${accepted.status_token}`, accepted.status_token],
+      [`/S/${accepted.status_token}`, accepted.status_token],
+      [`/s/${accepted.status_token}?ref=${encodeURIComponent(email)}`, accepted.status_token],
+      [revealPath, revealPath.split('/').pop() as string],
+      [revealPath.replace('/keys/created/', '/KEYS/Created/'), revealPath.split('/').pop() as string],
+    ];
+    for (const [path] of secretPaths) await b.get(path);
     await new Promise((resolve) => setTimeout(resolve, 50)); // let the last lines reach the pipe
     const lines = h.server.output().trim().split('\n');
     const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
-    expect(requests.length).toBeGreaterThanOrEqual(6);
+    expect(requests.length).toBeGreaterThanOrEqual(10);
     expect(requests.some((r) => r.path === '/s/:token')).toBe(true);
+    expect(requests.some((r) => r.path === '/dashboard/keys/created/:reveal')).toBe(true);
     const all = h.server.output().toLowerCase();
-    for (const secret of [t.key, accepted.status_token, email, 'private.person', 'other.person@']) {
-      expect(all).not.toContain(secret.toLowerCase());
-    }
+    const secrets = [
+      t.key,
+      dashboardKey,
+      email,
+      'private.person',
+      'other.person@',
+      ...secretPaths.map(([, s]) => s),
+    ];
+    for (const secret of secrets) expect(all).not.toContain(secret.toLowerCase());
   });
 });
 

@@ -19,10 +19,17 @@ import { widgetFileHandler } from './widget-file.js';
 
 const openapi = createRequire(import.meta.url)('@waitlistkit/protocol/openapi.json') as unknown;
 
+/** Paths whose last segment is a capability: whoever reads it in a log could use it. */
+const SECRET_PATHS: readonly [RegExp, string][] = [
+  [/^\/s\/[^/]+/i, '/s/:token'],
+  [/^\/dashboard\/keys\/created\/[^/]+/i, '/dashboard/keys/created/:reveal'],
+];
+
 /** The path as logged: capability tokens replaced, query strings (which may hold an email) dropped. */
 export function loggedPath(url: string): string {
   const path = url.split('?')[0] ?? '';
-  return path.replace(/^\/s\/[^/]+/, '/s/:token');
+  for (const [pattern, shown] of SECRET_PATHS) if (pattern.test(path)) return path.replace(pattern, shown);
+  return path;
 }
 
 export interface AppOptions {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { seedTenant, startServer, tempDir } from '@waitlistkit/testkit';
+import { cli, seedTenant, startServer, tempDir } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCreate, apiList, Browser, type Harness, harness, ORIGIN, publicPost } from './helpers.js';
 
@@ -164,6 +164,14 @@ describe('the README’s first command: serve --demo', () => {
       });
       expect(res.status).toBe(202);
       await again.stop();
+
+      // A third start on yet another port: the allowlist holds the current origin only.
+      const third = await startServer({ db: dir.db, args: ['--demo'] });
+      const shown = await cli<{ origins: string[] }>(['waitlist', 'update', '--waitlist', waitlistId], {
+        db: dir.db,
+      });
+      expect(shown.origins).toEqual([new URL(third.url).origin]);
+      await third.stop();
     } finally {
       dir.cleanup();
     }

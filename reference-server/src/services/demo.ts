@@ -18,9 +18,12 @@ export async function seedDemo(services: Services, origin: string): Promise<Demo
   const existing = await getMeta(db.reader, 'demo_waitlist_id');
   if (existing) {
     const waitlist = await admin.waitlist(existing).catch(() => undefined);
-    // The port may differ from the first run: keep the demo page's origin allowlisted.
+    // The port may differ from the first run: the demo page's origin replaces the one of an
+    // earlier run (same scheme and host), so the list does not grow with every restart.
     if (waitlist && !waitlist.settings.origins.includes(origin)) {
-      await admin.updateWaitlist(existing, { patch: { origins: [...waitlist.settings.origins, origin] } });
+      const host = (o: string) => `${new URL(o).protocol}//${new URL(o).hostname}`;
+      const others = waitlist.settings.origins.filter((o) => host(o) !== host(origin));
+      await admin.updateWaitlist(existing, { patch: { origins: [...others, origin] } });
     }
     return { waitlistId: waitlist?.id, created: false, announcement: '' };
   }

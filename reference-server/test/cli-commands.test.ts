@@ -1,7 +1,7 @@
 import { runCli, tempDir } from '@waitlistkit/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCommandLine } from '../src/cli/main.js';
-import { apiList, harness, ORIGIN, publicPost } from './helpers.js';
+import { apiCreate, apiList, harness, ORIGIN, publicPost } from './helpers.js';
 
 const dir = tempDir();
 afterAll(() => dir.cleanup());
@@ -340,6 +340,38 @@ describe('pnpm -s waitlist-server drives a live server', () => {
       const archive = await runCli(['waitlist', 'archive', '--waitlist', t.waitlistId, '--db', h.db], {});
       expect(archive.code).toBe(0);
       expect((await publicPost(h.server, t.waitlistId, { email: 'c@example.com' })).status).toBe(404);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('activity --tenant', () => {
+  it('prints every entry, past a thousand, newest first, as one JSON object', async () => {
+    const h = await harness({ WAITLIST_KEY_RATE_LIMIT: '1000000' });
+    try {
+      const t = await h.tenant();
+      const creates = 1_050;
+      for (let i = 0; i < creates; i += 50) {
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(50, creates - i) }, (_, j) =>
+            apiCreate(h.server, t.key, t.waitlistId, { email: `person${i + j}@example.com` }),
+          ),
+        );
+        expect(batch.every((r) => r.status === 202)).toBe(true);
+      }
+      const { items } = await h.cli<{ items: { id: number; action: string }[] }>([
+        'activity',
+        '--tenant',
+        t.tenantId,
+      ]);
+      // Every create through the key, and the key's own creation, which came first.
+      expect(items).toHaveLength(creates + 1);
+      expect(items.at(-1)?.action).toBe('key.created');
+      expect(items.filter((e) => e.action === 'subscriber.created')).toHaveLength(creates);
+      for (let i = 1; i < items.length; i++) {
+        expect(items[i]?.id).toBeLessThan(items[i - 1]?.id as number);
+      }
     } finally {
       await h.close();
     }

@@ -13,6 +13,7 @@ import { keyJson } from '../store/keys.js';
 import type { Role } from '../store/operators.js';
 import { waitlistJson } from '../store/waitlists.js';
 import type { OptionSpec, ParsedOptions } from './options.js';
+import { printItems } from './output.js';
 
 export interface CommandContext {
   /** Path of the SQLite file. */
@@ -26,7 +27,10 @@ export interface Command {
   name: string;
   summary: string;
   options: OptionSpec[];
-  /** Resolves to the JSON object printed on stdout (`serve` resolves when it has shut down). */
+  /**
+   * Resolves to the JSON object to print on stdout, or to undefined when the command printed its
+   * output itself (`serve`, which resolves when it has shut down; lists of any length).
+   */
   run(options: ParsedOptions, context: CommandContext): Promise<unknown>;
 }
 
@@ -289,7 +293,9 @@ export const COMMANDS: Command[] = [
     summary: "a tenant's activity log, newest first",
     options: [idOption('tenant', 'tenant', 'ten_')],
     run: (o, context) =>
-      withAdmin(context, async (admin) => ({ items: await admin.activity(str(o, 'tenant')) })),
+      withAdmin(context, async (admin) =>
+        printItems(context.stdout, await admin.activityPages(str(o, 'tenant'))),
+      ),
   },
 ];
 

@@ -45,7 +45,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<void> {
   }
   const db = (parsed.options.db as string | undefined) ?? io.env.WAITLIST_DB ?? './data/waitlist.db';
   const result = await command.run(parsed.options, { db, env: io.env, stdout: io.stdout });
-  if (command.name !== 'serve') io.stdout(`${JSON.stringify(result)}\n`);
+  if (result !== undefined) io.stdout(`${JSON.stringify(result)}\n`);
 }
 
 /** Runs one command; resolves to the process exit code. */

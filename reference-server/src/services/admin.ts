@@ -16,7 +16,7 @@ import {
 } from '@waitlistkit/protocol';
 import { conflict, featureNotAllowed, forbidden, invalid, notFound } from '../domain/errors.js';
 import { applySettings, DEFAULT_SETTINGS, type SettingsPatch } from '../domain/settings.js';
-import { type ActivityFilter, appendActivity, listActivity } from '../store/activity.js';
+import { type ActivityEntry, type ActivityFilter, appendActivity, listActivity } from '../store/activity.js';
 import { type ApiKey, getKey, insertKey, listKeys, revokeKey } from '../store/keys.js';
 import {
   findOperatorByEmail,
@@ -301,5 +301,24 @@ export class Admin {
   async activity(tenantId: string, filter: ActivityFilter = {}) {
     await this.tenant(tenantId);
     return listActivity(this.db.reader, tenantId, filter);
+  }
+
+  /**
+   * Every entry of the tenant's log, newest first, a page at a time: the log has no size limit.
+   * Paged by id, so entries appended meanwhile are not mixed in.
+   */
+  async activityPages(tenantId: string, pageSize = 1000): Promise<AsyncIterable<ActivityEntry[]>> {
+    await this.tenant(tenantId);
+    const reader = this.db.reader;
+    return (async function* () {
+      const filter: ActivityFilter = { limit: pageSize };
+      for (;;) {
+        const page = await listActivity(reader, tenantId, filter);
+        if (page.length > 0) yield page;
+        const last = page.at(-1);
+        if (page.length < pageSize || !last) return;
+        filter.beforeId = last.id;
+      }
+    })();
   }
 }

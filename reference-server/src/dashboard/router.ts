@@ -12,10 +12,10 @@ import { clientIp } from '../http/client-ip.js';
 import { sendPage } from '../http/respond.js';
 import { HashingBusy } from '../services/passwords.js';
 import type { Services } from '../services/services.js';
+import { eachPage, listPage } from '../services/subscriber-views.js';
 import type { ActivityFilter } from '../store/activity.js';
 import { getKey } from '../store/keys.js';
 import type { Operator } from '../store/operators.js';
-import { listSubscribers } from '../store/subscribers.js';
 import type { Waitlist } from '../store/waitlists.js';
 import { csvRow } from './csv.js';
 import { field, parseName, parseSettingsForm, settingsValues } from './forms.js';
@@ -244,7 +244,7 @@ export function dashboardRouter(services: Services): Router {
     if (!waitlist) return;
     const parsed = parseListQuery({ page: req.query.page, q: req.query.q, limit: '50' });
     const query = parsed.ok ? parsed.value : { page: 1, limit: 50, q: '' };
-    const result = await listSubscribers(services.db.reader, waitlist.id, waitlist.settings, query);
+    const result = (await listPage(services.db, waitlist.id, query)) ?? { items: [], total: 0 };
     sendPage(res, subscribersPage(who(res), waitlist, result, query), parsed.ok ? 200 : 400);
   });
 
@@ -258,17 +258,12 @@ export function dashboardRouter(services: Services): Router {
       'Content-Disposition': `attachment; filename="${waitlist.id}-subscribers.csv"`,
     });
     res.write(csvRow(['position', 'email', 'joined_at', 'referral_code', 'referral_count']));
-    // Pages of 1000 in position order, streamed: memory stays flat for a million rows.
-    for (let page = 1; ; page++) {
-      const chunk = await listSubscribers(services.db.reader, waitlist.id, waitlist.settings, {
-        page,
-        limit: 1000,
-        q,
-      });
-      for (const s of chunk.items)
+    // Pages of 1000 in position order from one snapshot, streamed: memory stays flat for a
+    // million rows, and a settings change during the export does not tear it.
+    await eachPage(services.db, waitlist.id, q, (items) => {
+      for (const s of items)
         res.write(csvRow([s.position, s.email, s.joined_at, s.referral_code, s.referral_count]));
-      if (chunk.items.length < 1000) break;
-    }
+    });
     res.end();
   });
 

@@ -20,8 +20,8 @@ import { hashKey } from '../services/admin.js';
 import { countryOf } from '../services/geo.js';
 import type { Services } from '../services/services.js';
 import { acceptedBody, commitSignup } from '../services/signup.js';
+import { listPage } from '../services/subscriber-views.js';
 import { findKeyByHash, getGrant, type KeyGrant } from '../store/keys.js';
-import { listSubscribers } from '../store/subscribers.js';
 import { getWaitlist, type Waitlist } from '../store/waitlists.js';
 import { readJsonBody } from './body.js';
 import { clientIp } from './client-ip.js';
@@ -145,8 +145,8 @@ export function apiRouter(services: Services): Router {
     );
     if (refusal) return respond(res, services, c, refusal);
     if (!query?.ok) throw new Error('unreachable: the query check passed');
-    const waitlist = c.waitlist as Waitlist;
-    const page = await listSubscribers(services.db.reader, waitlist.id, waitlist.settings, query.value);
+    const page = await listPage(services.db, (c.waitlist as Waitlist).id, query.value);
+    if (!page) return respond(res, services, c, NOT_FOUND);
     // A key revoked while this page was read must not see it (contract §8: immediate, also in flight).
     const grant = await getGrant(services.db.reader, (c.grant as KeyGrant).id);
     if (grant?.state !== 'active') return respond(res, services, {} as ApiContext, UNAUTHORIZED);

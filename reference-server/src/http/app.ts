@@ -8,7 +8,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { dashboardRouter } from '../dashboard/router.js';
 import { errorOutcome } from '../domain/checks.js';
 import type { Services } from '../services/services.js';
-import { findByStatusToken } from '../store/subscribers.js';
+import { statusView } from '../services/subscriber-views.js';
 import { getWaitlist } from '../store/waitlists.js';
 import { apiRouter } from './api.js';
 import { demoPage, infoPage } from './pages/demo.js';
@@ -76,7 +76,7 @@ export function createApp(services: Services, options: AppOptions = {}): express
   app.use('/v1/public', publicRouter(services));
 
   app.get('/s/:token', async (req, res) => {
-    const found = await findByStatusToken(services.db.reader, String(req.params.token));
+    const found = await statusView(services.db, String(req.params.token));
     if (!found || found.archived || !found.settings.referrals) return sendPage(res, notFoundPage(), 404);
     const origin = found.settings.origins[0];
     sendPage(

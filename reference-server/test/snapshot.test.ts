@@ -1,0 +1,132 @@
+/**
+ * A list answer reads the waitlist's boost and then the rows it ranks: two statements. A boost
+ * change committed between them must not mix two states into one answer. Here the change is
+ * committed exactly there, on a real SQLite file, once through the server's snapshot and once
+ * (to show the check can fail) on the shared reader without one.
+ */
+import { tempDir } from '@waitlistkit/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Connection } from '../src/db/sqlite.js';
+import { positionsBySorting, type Ranked } from '../src/domain/positions.js';
+import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
+import { type Database, openDatabase } from '../src/services/database.js';
+import { listPage, statusView } from '../src/services/subscriber-views.js';
+import { insertOrMatchSubscriber } from '../src/store/subscribers.js';
+import { insertTenant } from '../src/store/tenants.js';
+import { getWaitlist, insertWaitlist, saveWaitlist } from '../src/store/waitlists.js';
+
+const tmp = tempDir();
+let db: Database;
+afterAll(async () => {
+  await db.close();
+  tmp.cleanup();
+});
+
+async function waitlistWithReferrers(): Promise<{ id: string; tokens: string[] }> {
+  const waitlist = await db.writer.submit(async (tx) => {
+    const tenant = await insertTenant(tx, 'T', 'pro', 0);
+    return insertWaitlist(tx, tenant.id, 'W', { ...DEFAULT_SETTINGS, referrals: true }, 0);
+  });
+  const tokens: string[] = [];
+  const codes: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    // Every fifth joiner was referred by the second one, so late joiners overtake with a boost.
+    const referralCode = i > 0 && i % 5 === 0 ? codes[1] : undefined;
+    const result = await db.writer.submit((tx) =>
+      insertOrMatchSubscriber(
+        tx,
+        { waitlistId: waitlist.id, email: `p${i}@example.com`, emailNorm: `p${i}@example.com`, referralCode },
+        1_000 + i,
+      ),
+    );
+    if (result.outcome !== 'created') throw new Error('seeding failed');
+    codes.push(result.subscriber.referral_code);
+    tokens.push(result.subscriber.status_token);
+  }
+  return { id: waitlist.id, tokens };
+}
+
+/** The ids in the order the waitlist has under `boost`, from the stored join order and referrals. */
+async function orderUnder(waitlistId: string, boost: number): Promise<string[]> {
+  const rows = await db.reader.all<Ranked & { id: string }>(
+    'SELECT id, seq, referral_count FROM subscribers WHERE waitlist_id = ?',
+    [waitlistId],
+  );
+  const positions = positionsBySorting(rows, boost);
+  return [...rows]
+    .sort((a, b) => (positions.get(a) as number) - (positions.get(b) as number))
+    .map((r) => r.id);
+}
+
+/** A connection that commits `between` after the first statement it was asked to run. */
+function interleaved(connection: Connection, between: () => Promise<void>): Connection {
+  let calls = 0;
+  const step = async () => {
+    if (calls++ === 1) await between();
+  };
+  return {
+    get: async (sql: string, params?: readonly unknown[]) => (await step(), connection.get(sql, params)),
+    all: async (sql: string, params?: readonly unknown[]) => (await step(), connection.all(sql, params)),
+    run: async (sql: string, params?: readonly unknown[]) => (await step(), connection.run(sql, params)),
+  } as unknown as Connection;
+}
+
+function setBoost(waitlistId: string, boost: number) {
+  return async () => {
+    await db.writer.submit(async (tx) => {
+      const before = await getWaitlist(tx, waitlistId);
+      if (!before) throw new Error('no waitlist');
+      await saveWaitlist(
+        tx,
+        before,
+        { ...before, settings: { ...before.settings, referral_boost: boost } },
+        0,
+      );
+    });
+  };
+}
+
+beforeAll(async () => {
+  db = await openDatabase(tmp.db);
+});
+
+describe('one snapshot per answer', () => {
+  it('lists a page under one boost while another is committed between its statements', async () => {
+    const { id } = await waitlistWithReferrers();
+    const before = await orderUnder(id, 0);
+    const after = await orderUnder(id, 7);
+    expect(after).not.toEqual(before);
+
+    // The server's way: every statement in one read transaction.
+    const racing: Database = {
+      ...db,
+      snapshot: (read) => db.snapshot((tx) => read(interleaved(tx, setBoost(id, 7)))),
+    };
+    const page = await listPage(racing, id, { page: 1, limit: 50, q: '' });
+    expect(page?.items.map((s) => s.id)).toEqual(before);
+    expect(page?.items.map((s) => s.position)).toEqual(before.map((_, i) => i + 1));
+    // The next answer sees the new boost, whole.
+    const next = await listPage(db, id, { page: 1, limit: 50, q: '' });
+    expect(next?.items.map((s) => s.id)).toEqual(after);
+
+    // Without a snapshot the same interleaving tears the answer: the check can fail.
+    await setBoost(id, 0)();
+    const torn: Database = { ...db, snapshot: (read) => read(interleaved(db.reader, setBoost(id, 7))) };
+    const broken = await listPage(torn, id, { page: 1, limit: 50, q: '' });
+    const ids = broken?.items.map((s) => s.id);
+    expect(ids).not.toEqual(before);
+    expect(ids).not.toEqual(after);
+  });
+
+  it('computes a status page position and total in one snapshot too', async () => {
+    const { id, tokens } = await waitlistWithReferrers();
+    const token = tokens[1] as string; // the referrer, second in line until a boost moves it up
+    const plain = await statusView(db, token);
+    const racing: Database = {
+      ...db,
+      snapshot: (read) => db.snapshot((tx) => read(interleaved(tx, setBoost(id, 7)))),
+    };
+    expect(await statusView(racing, token)).toEqual(plain);
+    expect((await statusView(db, token))?.position).toBeLessThan(plain?.position as number);
+  });
+});

@@ -3,21 +3,18 @@
  * SIGINT/SIGTERM stops accepting, lets requests in flight finish, commits what is queued and
  * closes the database.
  */
-import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KEY_RATE_LIMIT_DEFAULT } from '@waitlistkit/protocol';
-import { ServiceError } from './domain/errors.js';
+import { systemClock } from './adapters/clock.js';
+import { createLogger, type LogLevel } from './adapters/logger.js';
+import { MxChecker, parseDnsServers } from './adapters/mx.js';
+import { seedDemo } from './app/demo.js';
+import { sweep, tokenSecret } from './app/housekeeping.js';
+import { createContainer, openStore } from './container.js';
+import { dashboardRouter } from './dashboard/router.js';
+import { DomainError } from './domain/errors.js';
 import { createApp } from './http/app.js';
-import { systemClock } from './services/clock.js';
-import { openDatabase } from './services/database.js';
-import { seedDemo } from './services/demo.js';
-import { createLogger, type LogLevel } from './services/logger.js';
-import { MxChecker, parseDnsServers } from './services/mx.js';
-import { createServices } from './services/services.js';
-import { putMetaOnce } from './store/meta.js';
-import { deleteExpiredSessions } from './store/sessions.js';
-import { forgetExpiredTokens } from './store/used-tokens.js';
 
 export interface ServeOptions {
   db: string;
@@ -42,11 +39,9 @@ function envInt(
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ServiceError(
+    throw new DomainError(
       'usage_error',
       `${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}.`,
-      400,
-      true,
     );
   }
   return Number(raw);
@@ -59,23 +54,13 @@ function envUrl(env: Record<string, string | undefined>, name: string): string |
     const url = new URL(raw);
     if (url.protocol === 'http:' || url.protocol === 'https:') return url.href.replace(/\/$/, '');
   } catch {}
-  throw new ServiceError(
-    'usage_error',
-    `${name} must be an http(s) URL, not ${JSON.stringify(raw)}.`,
-    400,
-    true,
-  );
+  throw new DomainError('usage_error', `${name} must be an http(s) URL, not ${JSON.stringify(raw)}.`);
 }
 
 function logLevel(raw: string | undefined): LogLevel {
   if (raw === undefined || raw === '') return 'requests';
   if (raw === 'requests' || raw === 'quiet') return raw;
-  throw new ServiceError(
-    'usage_error',
-    `WAITLIST_LOG must be requests or quiet, not ${JSON.stringify(raw)}.`,
-    400,
-    true,
-  );
+  throw new DomainError('usage_error', `WAITLIST_LOG must be requests or quiet, not ${JSON.stringify(raw)}.`);
 }
 
 /** The first SIGINT or SIGTERM; later ones are ignored while the shutdown runs its course. */
@@ -102,25 +87,24 @@ export async function serve(options: ServeOptions): Promise<void> {
   const configuredApp = options.appUrl ?? envUrl(env, 'APP_URL');
   const log = createLogger(options.stdout, logLevel(env.WAITLIST_LOG));
   if (env.WAITLIST_SECRET !== undefined && env.WAITLIST_SECRET.length < 16) {
-    throw new ServiceError('usage_error', 'WAITLIST_SECRET must be at least 16 characters.', 400, true);
+    throw new DomainError('usage_error', 'WAITLIST_SECRET must be at least 16 characters.');
   }
   const stop = options.stopSignal ?? signals();
 
-  const db = await openDatabase(options.db);
-  const secret =
-    env.WAITLIST_SECRET ??
-    (await db.writer.submit((tx) => putMetaOnce(tx, 'token_secret', randomBytes(32).toString('base64url'))));
+  const store = await openStore(options.db);
+  const secret = await tokenSecret(store, env.WAITLIST_SECRET);
   const mx = new MxChecker(parseDnsServers(env.WAITLIST_DNS_SERVERS), (domain, code) =>
     log.info('mx check inconclusive, signup let through', { domain, code }),
   );
   const config = { baseUrl: '', appUrl: '', trustProxy: options.trustProxy, keyRateLimit };
-  const services = createServices({ db, clock: systemClock, secret, config, log, mx });
+  const container = createContainer({ store, clock: systemClock, secret, config, log, mx });
 
   let demoWaitlistId: string | undefined;
-  const app = createApp(services, {
+  const app = createApp(container, {
     get demoWaitlistId() {
       return demoWaitlistId;
     },
+    dashboard: dashboardRouter(container),
   });
   const server = createServer(app);
   server.keepAliveTimeout = 5000;
@@ -131,17 +115,12 @@ export async function serve(options: ServeOptions): Promise<void> {
   config.appUrl = configuredApp ?? config.baseUrl;
 
   if (options.demo) {
-    const demo = await seedDemo(services, new URL(config.baseUrl).origin);
+    const demo = await seedDemo({ ...container, baseUrl: config.baseUrl }, new URL(config.baseUrl).origin);
     demoWaitlistId = demo.waitlistId;
     if (demo.created) options.stdout(demo.announcement);
   }
 
-  const sweeper = setInterval(() => {
-    const now = systemClock.now();
-    for (const limiter of Object.values(services.limiters)) limiter.sweep(now);
-    db.writer.submit((tx) => forgetExpiredTokens(tx, now), { savepoint: false }).catch(() => undefined);
-    db.writer.submit((tx) => deleteExpiredSessions(tx, now), { savepoint: false }).catch(() => undefined);
-  }, 60_000);
+  const sweeper = setInterval(() => sweep(container), 60_000);
   sweeper.unref();
 
   log.info('listening', { url: config.baseUrl, port: address.port, app_url: config.appUrl });
@@ -156,6 +135,6 @@ export async function serve(options: ServeOptions): Promise<void> {
     setTimeout(() => server.closeAllConnections(), 10_000).unref();
   });
   mx.cancel();
-  await db.close();
+  await store.close();
   log.info('stopped');
 }

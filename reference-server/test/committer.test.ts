@@ -1,9 +1,9 @@
 /** The group committer on a real SQLite file: jobs, savepoints, and groups of inputs. */
 import { tempDir } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Committer, type GroupJob } from '../src/db/committer.js';
-import { configure } from '../src/db/migrations.js';
-import { Connection } from '../src/db/sqlite.js';
+import { Committer, type GroupJob } from '../src/store/sqlite/committer.js';
+import { Connection } from '../src/store/sqlite/connection.js';
+import { configure } from '../src/store/sqlite/migrations.js';
 
 const tmp = tempDir();
 let db: Connection;

@@ -1,7 +1,7 @@
 /** The dashboard over plain HTTP: what a browser would send, including what an attacker's page would. */
 import type { Tenant } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Connection } from '../src/db/sqlite.js';
+import { Connection } from '../src/store/sqlite/connection.js';
 import { apiList, Browser, type Harness, harness, ORIGIN, PASSWORD, publicPost } from './helpers.js';
 
 let h: Harness;

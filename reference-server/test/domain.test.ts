@@ -274,7 +274,7 @@ describe('order of checks', () => {
           return name === 'pow' ? { status: 428, body: {} } : undefined;
         },
       ]),
-    ) as Parameters<typeof runChecks>[1];
+    ) as Record<(typeof PUBLIC_ORDER)[number], () => { status: number; body: object } | undefined>;
     const outcome = await runChecks(PUBLIC_ORDER, checks, {});
     expect(outcome?.status).toBe(428);
     expect(called).toEqual(['waitlist', 'origin', 'ip_throttle', 'body', 'challenge', 'pow']);

@@ -1,9 +1,9 @@
 /** Schema steps that change stored data, run on a real SQLite file written by the older schema. */
 import { tempDir } from '@waitlistkit/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../src/db/migrations.js';
-import { Connection } from '../src/db/sqlite.js';
-import { openDatabase } from '../src/services/database.js';
+import { Connection } from '../src/store/sqlite/connection.js';
+import { openDatabase } from '../src/store/sqlite/database.js';
+import { MIGRATIONS } from '../src/store/sqlite/migrations.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());

@@ -226,7 +226,7 @@ describe('public subscribe: 500', () => {
         challenge: { token: string };
       };
       // Another process drops a table the gate reads: the next request cannot be served.
-      const { Connection } = await import('../src/db/sqlite.js');
+      const { Connection } = await import('../src/store/sqlite/connection.js');
       const db = await Connection.open(broken.db);
       await db.exec('PRAGMA busy_timeout = 5000; DROP TABLE used_tokens;');
       await db.close();

@@ -7,17 +7,17 @@
 import { tempDir } from '@waitlistkit/testkit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SignupResult } from '../src/domain/records.js';
 import { searchText } from '../src/domain/search.js';
 import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
-import { type Database, openDatabase } from '../src/services/database.js';
+import { type Database, openDatabase } from '../src/store/sqlite/database.js';
 import {
   type FreshSignup,
   insertOrMatchMany,
   insertOrMatchSubscriber,
-  type SignupResult,
-} from '../src/store/subscribers.js';
-import { insertTenant } from '../src/store/tenants.js';
-import { insertWaitlist, saveWaitlist } from '../src/store/waitlists.js';
+} from '../src/store/sqlite/subscribers.js';
+import { insertTenant } from '../src/store/sqlite/tenants.js';
+import { insertWaitlist, saveWaitlist } from '../src/store/sqlite/waitlists.js';
 
 const tmp = tempDir();
 let grouped: Database;

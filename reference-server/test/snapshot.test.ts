@@ -6,14 +6,16 @@
  */
 import { tempDir } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Connection } from '../src/db/sqlite.js';
+import { listPage, statusView } from '../src/app/subscribers.js';
 import { positionsBySorting, type Ranked } from '../src/domain/positions.js';
 import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
-import { type Database, openDatabase } from '../src/services/database.js';
-import { listPage, statusView } from '../src/services/subscriber-views.js';
-import { insertOrMatchSubscriber } from '../src/store/subscribers.js';
-import { insertTenant } from '../src/store/tenants.js';
-import { getWaitlist, insertWaitlist, saveWaitlist } from '../src/store/waitlists.js';
+import type { Connection } from '../src/store/sqlite/connection.js';
+import { type Database, openDatabase } from '../src/store/sqlite/database.js';
+import { storeOver } from '../src/store/sqlite/index.js';
+import { insertOrMatchSubscriber } from '../src/store/sqlite/subscribers.js';
+import { insertTenant } from '../src/store/sqlite/tenants.js';
+import { getWaitlist, insertWaitlist, saveWaitlist } from '../src/store/sqlite/waitlists.js';
+import type { Store } from '../src/store/store.js';
 
 const tmp = tempDir();
 let db: Database;
@@ -64,10 +66,16 @@ function interleaved(connection: Connection, between: () => Promise<void>): Conn
   const step = async () => {
     if (calls++ === 1) await between();
   };
+  const after =
+    <K extends 'get' | 'all' | 'run'>(method: K) =>
+    async (sql: string, params?: readonly unknown[]) => {
+      await step();
+      return connection[method](sql, params);
+    };
   return {
-    get: async (sql: string, params?: readonly unknown[]) => (await step(), connection.get(sql, params)),
-    all: async (sql: string, params?: readonly unknown[]) => (await step(), connection.all(sql, params)),
-    run: async (sql: string, params?: readonly unknown[]) => (await step(), connection.run(sql, params)),
+    get: after('get'),
+    all: after('all'),
+    run: after('run'),
   } as unknown as Connection;
 }
 
@@ -90,6 +98,9 @@ beforeAll(async () => {
   db = await openDatabase(tmp.db);
 });
 
+/** The server's store over `database`, whose snapshots a test may interleave with writes. */
+const store = (database: Database): Store => storeOver(database, { nowMicros: () => Date.now() * 1000 });
+
 describe('one snapshot per answer', () => {
   it('lists a page under one boost while another is committed between its statements', async () => {
     const { id } = await waitlistWithReferrers();
@@ -98,20 +109,20 @@ describe('one snapshot per answer', () => {
     expect(after).not.toEqual(before);
 
     // The server's way: every statement in one read transaction.
-    const racing: Database = {
+    const racing = store({
       ...db,
       snapshot: (read) => db.snapshot((tx) => read(interleaved(tx, setBoost(id, 7)))),
-    };
+    });
     const page = await listPage(racing, id, { page: 1, limit: 50, q: '' });
     expect(page?.items.map((s) => s.id)).toEqual(before);
     expect(page?.items.map((s) => s.position)).toEqual(before.map((_, i) => i + 1));
     // The next answer sees the new boost, whole.
-    const next = await listPage(db, id, { page: 1, limit: 50, q: '' });
+    const next = await listPage(store(db), id, { page: 1, limit: 50, q: '' });
     expect(next?.items.map((s) => s.id)).toEqual(after);
 
     // Without a snapshot the same interleaving tears the answer: the check can fail.
     await setBoost(id, 0)();
-    const torn: Database = { ...db, snapshot: (read) => read(interleaved(db.reader, setBoost(id, 7))) };
+    const torn = store({ ...db, snapshot: (read) => read(interleaved(db.reader, setBoost(id, 7))) });
     const broken = await listPage(torn, id, { page: 1, limit: 50, q: '' });
     const ids = broken?.items.map((s) => s.id);
     expect(ids).not.toEqual(before);
@@ -121,12 +132,12 @@ describe('one snapshot per answer', () => {
   it('computes a status page position and total in one snapshot too', async () => {
     const { id, tokens } = await waitlistWithReferrers();
     const token = tokens[1] as string; // the referrer, second in line until a boost moves it up
-    const plain = await statusView(db, token);
-    const racing: Database = {
+    const plain = await statusView(store(db), token);
+    const racing = store({
       ...db,
       snapshot: (read) => db.snapshot((tx) => read(interleaved(tx, setBoost(id, 7)))),
-    };
+    });
     expect(await statusView(racing, token)).toEqual(plain);
-    expect((await statusView(db, token))?.position).toBeLessThan(plain?.position as number);
+    expect((await statusView(store(db), token))?.position).toBeLessThan(plain?.position as number);
   });
 });

@@ -1,19 +1,17 @@
 /**
  * The command table of operations.md: names, options and help. What each command does lives in
- * the service layer; `run` only translates parsed options into a service call.
+ * the use cases of app/; `run` only translates parsed options into a use case call.
  */
 import { KEY_PRESETS, type KeyPreset, PLANS, type Plan } from '@waitlistkit/protocol';
+import { systemClock } from '../adapters/clock.js';
+import { Operators } from '../app/operators.js';
+import { openStore } from '../container.js';
+import type { Role } from '../domain/records.js';
 import { SETTING_FIELDS } from '../domain/setting-fields.js';
 import type { SettingsPatch } from '../domain/settings.js';
 import { serve } from '../serve.js';
-import { Admin } from '../services/admin.js';
-import { systemClock } from '../services/clock.js';
-import { openDatabase } from '../services/database.js';
-import { keyJson } from '../store/keys.js';
-import type { Role } from '../store/operators.js';
-import { waitlistJson } from '../store/waitlists.js';
 import type { OptionSpec, ParsedOptions } from './options.js';
-import { printItems } from './output.js';
+import { keyJson, printItems, waitlistJson } from './output.js';
 
 export interface CommandContext {
   /** Path of the SQLite file. */
@@ -70,13 +68,13 @@ export const WAITLIST_SETTING_OPTIONS: OptionSpec[] = SETTING_FIELDS.map((field)
   }
 });
 
-/** Runs `fn` with the service layer on the command's database, closing it afterwards. */
-async function withAdmin<T>(context: CommandContext, fn: (admin: Admin) => Promise<T>): Promise<T> {
-  const db = await openDatabase(context.db, { separateReader: false });
+/** Runs `fn` with the operators' use cases on the command's database, closing it afterwards. */
+async function withAdmin<T>(context: CommandContext, fn: (admin: Operators) => Promise<T>): Promise<T> {
+  const store = await openStore(context.db, { oneShot: true });
   try {
-    return await fn(new Admin(db, systemClock));
+    return await fn(new Operators(store, systemClock));
   } finally {
-    await db.close();
+    await store.close();
   }
 }
 

@@ -2,8 +2,7 @@
  * The command line as a function of its arguments and environment, so tests can run it in
  * process; `cli.ts` binds it to the real process.
  */
-import { isBusy } from '../db/sqlite.js';
-import { ServiceError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { COMMANDS, type Command, DB_OPTION } from './commands.js';
 import { commandHelp, programHelp } from './help.js';
 import { parseOptions, UsageError } from './options.js';
@@ -48,21 +47,31 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<void> {
   if (result !== undefined) io.stdout(`${JSON.stringify(result)}\n`);
 }
 
+/** A use case's error in the command line's words: the option it concerns, the value that fixes it. */
+function inOptionWords(error: DomainError): string {
+  if (error.field === undefined) return error.message;
+  const option = `--${error.field.replaceAll('_', '-')}`;
+  return error.remedy === undefined
+    ? `${option}: ${error.message}`
+    : `${error.message} (${option} ${JSON.stringify(error.remedy)})`;
+}
+
 /** Runs one command; resolves to the process exit code. */
 export async function runCommandLine(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     await dispatch(argv, io);
     return 0;
   } catch (error) {
-    const usage = error instanceof UsageError || (error instanceof ServiceError && error.usage);
-    const code = usage
-      ? 'usage_error'
-      : error instanceof ServiceError
-        ? error.code
-        : isBusy(error)
-          ? 'database_busy'
-          : 'internal_error';
-    const message = error instanceof Error ? error.message : String(error);
+    const usage =
+      error instanceof UsageError ||
+      (error instanceof DomainError && (error.code === 'usage_error' || error.code === 'invalid_request'));
+    const code = usage ? 'usage_error' : error instanceof DomainError ? error.code : 'internal_error';
+    const message =
+      error instanceof DomainError
+        ? inOptionWords(error)
+        : error instanceof Error
+          ? error.message
+          : String(error);
     io.stderr(`${JSON.stringify({ error: { code, message } })}\n`);
     return usage ? 2 : 1;
   }

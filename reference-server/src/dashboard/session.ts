@@ -7,22 +7,15 @@
  * is not enough, since pages on another port of the same host are the same site. The sign-in form
  * has no session yet, so it uses a signed double-submit cookie instead.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { Services } from '../services/services.js';
-import { deleteSession, findSession, insertSession, type SessionRow } from '../store/sessions.js';
+import { SESSION_MS } from '../app/sessions.js';
+import type { Container } from '../container.js';
+import { constantTimeEqual } from '../domain/crypto.js';
+import type { Session } from '../domain/records.js';
 
 export const SESSION_COOKIE = 'wl_session';
 const PRESESSION_COOKIE = 'wl_signin';
-const SESSION_MS = 12 * 60 * 60 * 1000;
-
-const hash = (value: string) => createHash('sha256').update(value).digest('hex');
-
-function equal(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 export function readCookie(req: Request, name: string): string | undefined {
   const header = req.headers.cookie;
@@ -34,43 +27,31 @@ export function readCookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-function cookieOptions(services: Services) {
+function cookieOptions(app: Container) {
   return {
     httpOnly: true,
     sameSite: 'lax' as const,
-    secure: services.config.baseUrl.startsWith('https:'),
+    secure: app.config.baseUrl.startsWith('https:'),
     path: '/dashboard',
   };
 }
 
-export async function startSession(services: Services, res: Response, operatorId: string): Promise<void> {
-  const id = randomBytes(32).toString('base64url');
-  const now = services.clock.now();
-  await services.db.writer.submit(
-    (db) =>
-      insertSession(db, {
-        idHash: hash(id),
-        operatorId,
-        csrf: randomBytes(24).toString('base64url'),
-        createdAt: now,
-        expiresAt: now + SESSION_MS,
-      }),
-    { savepoint: false },
-  );
-  res.cookie(SESSION_COOKIE, id, { ...cookieOptions(services), maxAge: SESSION_MS });
-  res.clearCookie(PRESESSION_COOKIE, cookieOptions(services));
+/** Sets the cookie of a session the app has started. */
+export function setSessionCookie(app: Container, res: Response, sessionId: string): void {
+  res.cookie(SESSION_COOKIE, sessionId, { ...cookieOptions(app), maxAge: SESSION_MS });
+  res.clearCookie(PRESESSION_COOKIE, cookieOptions(app));
 }
 
-export async function currentSession(services: Services, req: Request): Promise<SessionRow | undefined> {
+export async function currentSession(app: Container, req: Request): Promise<Session | undefined> {
   const id = readCookie(req, SESSION_COOKIE);
   if (!id || id.length > 100) return undefined;
-  return findSession(services.db.reader, hash(id), services.clock.now());
+  return app.sessions.current(id);
 }
 
-export async function endSession(services: Services, req: Request, res: Response): Promise<void> {
+export async function endSession(app: Container, req: Request, res: Response): Promise<void> {
   const id = readCookie(req, SESSION_COOKIE);
-  if (id) await services.db.writer.submit((db) => deleteSession(db, hash(id)), { savepoint: false });
-  res.clearCookie(SESSION_COOKIE, cookieOptions(services));
+  if (id) await app.sessions.end(id);
+  res.clearCookie(SESSION_COOKIE, cookieOptions(app));
 }
 
 /**
@@ -79,12 +60,7 @@ export async function endSession(services: Services, req: Request, res: Response
  * the request was sent to (the Host header) or our configured base URL: operators may reach the
  * dashboard under another name than the one configured, through a proxy or as localhost.
  */
-export function isSameOriginPost(
-  services: Services,
-  req: Request,
-  token: unknown,
-  expected: string,
-): boolean {
+export function isSameOriginPost(app: Container, req: Request, token: unknown, expected: string): boolean {
   const site = req.headers['sec-fetch-site'];
   const origin = req.headers.origin;
   if (site !== undefined) {
@@ -96,24 +72,24 @@ export function isSameOriginPost(
     } catch {
       return false;
     }
-    if (host !== req.headers.host && origin !== new URL(services.config.baseUrl).origin) return false;
+    if (host !== req.headers.host && origin !== new URL(app.config.baseUrl).origin) return false;
   }
-  return typeof token === 'string' && equal(token, expected);
+  return typeof token === 'string' && constantTimeEqual(token, expected);
 }
 
 /** The sign-in form's token: a random value in a cookie, and its MAC in the form. */
-export function signInToken(services: Services, req: Request, res: Response): string {
+export function signInToken(app: Container, req: Request, res: Response): string {
   let nonce = readCookie(req, PRESESSION_COOKIE);
   if (!nonce || !/^[\w-]{20,64}$/.test(nonce)) {
     nonce = randomBytes(18).toString('base64url');
-    res.cookie(PRESESSION_COOKIE, nonce, { ...cookieOptions(services), maxAge: 60 * 60 * 1000 });
+    res.cookie(PRESESSION_COOKIE, nonce, { ...cookieOptions(app), maxAge: 60 * 60 * 1000 });
   }
-  return createHmac('sha256', services.secret).update(`sign-in|${nonce}`).digest('base64url');
+  return createHmac('sha256', app.secret).update(`sign-in|${nonce}`).digest('base64url');
 }
 
-export function signInTokenValid(services: Services, req: Request, token: unknown): boolean {
+export function signInTokenValid(app: Container, req: Request, token: unknown): boolean {
   const nonce = readCookie(req, PRESESSION_COOKIE);
   if (!nonce) return false;
-  const expected = createHmac('sha256', services.secret).update(`sign-in|${nonce}`).digest('base64url');
-  return isSameOriginPost(services, req, token, expected);
+  const expected = createHmac('sha256', app.secret).update(`sign-in|${nonce}`).digest('base64url');
+  return isSameOriginPost(app, req, token, expected);
 }

@@ -1,16 +1,8 @@
 /**
- * The order of checks, contract §2, as data. A handler supplies one function per named check;
- * `runChecks` calls them in the contract's order and stops at the first refusal, so the order
- * lives here once and cannot drift between handlers.
+ * The order of checks, contract §2, as data. A use case supplies one function per named check;
+ * `runChecks` calls them in the contract's order and stops at the first that answers, so the
+ * order lives here once and cannot drift between endpoints.
  */
-import { ERROR_STATUS, type ErrorCode } from '@waitlistkit/protocol';
-
-export interface Outcome {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
-
 export const API_CREATE_ORDER = [
   'auth', // 401
   'key_budget', // 429, counted for every authenticated request
@@ -40,22 +32,17 @@ export const PUBLIC_ORDER = [
   'geo', // 403
 ] as const;
 
-export type Check<C> = (context: C) => Outcome | undefined | Promise<Outcome | undefined>;
+/** A check: undefined to go on, anything else is the answer. */
+export type Check<C, A> = (context: C) => A | undefined | Promise<A | undefined>;
 
-export async function runChecks<N extends string, C>(
+export async function runChecks<N extends string, C, A>(
   order: readonly N[],
-  checks: Record<N, Check<C>>,
+  checks: Record<N, Check<C, A>>,
   context: C,
-): Promise<Outcome | undefined> {
+): Promise<A | undefined> {
   for (const name of order) {
-    const refusal = await checks[name](context);
-    if (refusal) return refusal;
+    const answer = await checks[name](context);
+    if (answer !== undefined) return answer;
   }
   return undefined;
-}
-
-export function errorOutcome(code: ErrorCode, message: string, headers?: Record<string, string>): Outcome {
-  return headers
-    ? { status: ERROR_STATUS[code], body: { error: { code, message } }, headers }
-    : { status: ERROR_STATUS[code], body: { error: { code, message } } };
 }

@@ -10,7 +10,3 @@ export function parseCountry(input: string): string {
   }
   return code;
 }
-
-export function countryName(code: string): string {
-  return regions.of(code) ?? code;
-}

@@ -1,22 +1,35 @@
 /**
- * Failures of the service layer. `code` is the contract's machine code on the HTTP side and the
- * CLI's error code; `status` is the HTTP status. The CLI maps `usage` failures to exit code 2.
+ * Failures of the use cases, in words any door can show: a stable `code` and a message a person
+ * can read. Where a failure concerns one input, `field` names it (a setting's key, `email`,
+ * `password`), and `remedy` may name the value that fixes it; each door adds its own wording
+ * around them (the command line an option name, the dashboard a form field, HTTP a status).
  */
-export class ServiceError extends Error {
+export type ErrorKind =
+  | 'invalid_request'
+  | 'not_found'
+  | 'forbidden'
+  | 'feature_not_allowed'
+  | 'conflict'
+  | 'usage_error'
+  | 'database_busy';
+
+export class DomainError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorKind,
     message: string,
-    readonly status = 400,
-    readonly usage = false,
+    readonly field?: string,
+    readonly remedy?: string,
   ) {
     super(message);
-    this.name = 'ServiceError';
+    this.name = 'DomainError';
   }
 }
 
 export const notFound = (what: string, id: string) =>
-  new ServiceError('not_found', `No ${what} with id ${JSON.stringify(id)}.`, 404);
-export const forbidden = (message: string) => new ServiceError('forbidden', message, 403);
-export const featureNotAllowed = (message: string) => new ServiceError('feature_not_allowed', message, 403);
-export const conflict = (message: string) => new ServiceError('conflict', message, 409);
-export const invalid = (message: string) => new ServiceError('invalid_request', message, 400, true);
+  new DomainError('not_found', `No ${what} with id ${JSON.stringify(id)}.`);
+export const forbidden = (message: string) => new DomainError('forbidden', message);
+export const featureNotAllowed = (message: string) => new DomainError('feature_not_allowed', message);
+export const conflict = (message: string, field?: string, remedy?: string) =>
+  new DomainError('conflict', message, field, remedy);
+export const invalid = (message: string, field?: string) =>
+  new DomainError('invalid_request', message, field);

@@ -4,7 +4,7 @@ import {
   IP_RATE_LIMIT_DEFAULT,
   POW_DEFAULT_DIFFICULTY,
 } from '@waitlistkit/protocol';
-import { ServiceError } from './errors.js';
+import { conflict, invalid } from './errors.js';
 
 export interface WaitlistSettings {
   referrals: boolean;
@@ -47,12 +47,7 @@ export const SETTING_KEYS = Object.keys(DEFAULT_SETTINGS) as (keyof WaitlistSett
 /** Applies a patch; geo rules are an allow list or a deny list, never both. */
 export function applySettings(current: WaitlistSettings, patch: SettingsPatch): WaitlistSettings {
   if ((patch.geo_allow?.length ?? 0) > 0 && (patch.geo_deny?.length ?? 0) > 0) {
-    throw new ServiceError(
-      'usage_error',
-      'Geo rules are an allow list or a deny list, not both: give --geo-allow or --geo-deny.',
-      400,
-      true,
-    );
+    throw invalid('Geo rules are an allow list or a deny list, not both: give one of the two.', 'geo_deny');
   }
   const next: WaitlistSettings = { ...current };
   for (const key of SETTING_KEYS) {
@@ -60,10 +55,10 @@ export function applySettings(current: WaitlistSettings, patch: SettingsPatch): 
   }
   if (next.geo_allow.length > 0 && next.geo_deny.length > 0) {
     const kept = patch.geo_allow !== undefined ? 'deny' : 'allow';
-    throw new ServiceError(
-      'conflict',
-      `This waitlist already has a geo ${kept} list; clear it first (--geo-${kept} "") or set the same kind.`,
-      409,
+    throw conflict(
+      `This waitlist already has a geo ${kept} list; clear it first or set the same kind.`,
+      `geo_${kept}`,
+      '',
     );
   }
   return next;

@@ -1,7 +1,7 @@
 /**
  * Throttle arithmetic for contract §5. Pure: the caller owns the state and the clock.
  *
- * Two rules, one shape (`Rule`), so the state keeper (`services/limiter.ts`) serves both:
+ * Two rules, one shape (`Rule`), so the state keeper (`adapters/limiter.ts`) serves both:
  *
  * - `tokenBucket`, the per-key budget: up to `capacity` at once, refilled at `capacity` per
  *   `windowMs`. A bucket lets through a full burst and then the steady refill, so up to about

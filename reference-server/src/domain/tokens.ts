@@ -7,20 +7,15 @@
  *                    so that `nonce + ":"` fills one SHA-256 block and solvers reuse its midstate.
  * The MAC is HMAC-SHA-256 over the waitlist id and every field, truncated to 128 bits.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { BASE62_ALPHABET, randomString, TOKEN_TTL_MS, verifyPow } from '@waitlistkit/protocol';
+import { constantTimeEqual } from './crypto.js';
 
 const MAC_LENGTH = 22;
 export const POW_NONCE_LENGTH = 63;
 
 function mac(secret: string, parts: readonly string[]): string {
   return createHmac('sha256', secret).update(parts.join('|')).digest('base64url').slice(0, MAC_LENGTH);
-}
-
-function macMatches(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 const BASE36 = /^[0-9a-z]{1,12}$/;
@@ -51,7 +46,7 @@ export function checkChallengeToken(
   if (parts.length !== 5 || parts[0] !== 'c1') return { ok: false, problem: 'malformed' };
   const [version, issued, minAge, random, given] = parts as [string, string, string, string, string];
   if (!BASE36.test(issued) || !BASE36.test(minAge)) return { ok: false, problem: 'malformed' };
-  if (!macMatches(mac(secret, [waitlistId, version, issued, minAge, random]), given)) {
+  if (!constantTimeEqual(mac(secret, [waitlistId, version, issued, minAge, random]), given)) {
     return { ok: false, problem: 'forged' };
   }
   const issuedAt = Number.parseInt(issued, 36);
@@ -79,7 +74,7 @@ export function checkPowSolution(
   const [version, expires, difficultyText, random, given] = parts as [string, string, string, string, string];
   if (!BASE36.test(expires) || !/^[0-9]{1,2}$/.test(difficultyText))
     return { ok: false, problem: 'malformed' };
-  if (!macMatches(mac(secret, [waitlistId, version, expires, difficultyText, random]), given)) {
+  if (!constantTimeEqual(mac(secret, [waitlistId, version, expires, difficultyText, random]), given)) {
     return { ok: false, problem: 'forged' };
   }
   const expiresAt = Number.parseInt(expires, 36);

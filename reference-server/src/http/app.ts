@@ -4,13 +4,12 @@
  */
 import { createRequire } from 'node:module';
 import { ErrorCode } from '@waitlistkit/protocol';
-import express, { type NextFunction, type Request, type Response } from 'express';
-import { dashboardRouter } from '../dashboard/router.js';
-import { errorOutcome } from '../domain/checks.js';
-import type { Services } from '../services/services.js';
-import { statusView } from '../services/subscriber-views.js';
-import { getWaitlist } from '../store/waitlists.js';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { liveWaitlist } from '../app/demo.js';
+import { statusView } from '../app/subscribers.js';
+import type { Container } from '../container.js';
 import { apiRouter } from './api.js';
+import { errorOutcome } from './outcome.js';
 import { demoPage, infoPage } from './pages/demo.js';
 import { notFoundPage, statusPage } from './pages/status.js';
 import { publicRouter } from './public.js';
@@ -35,19 +34,21 @@ export function loggedPath(url: string): string {
 export interface AppOptions {
   /** The waitlist the demo page at / signs up to. */
   demoWaitlistId?: string | undefined;
+  /** The operator dashboard, mounted at /dashboard by whoever builds the server. */
+  dashboard?: Router;
 }
 
-export function createApp(services: Services, options: AppOptions = {}): express.Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
+export function createApp(app: Container, options: AppOptions = {}): express.Express {
+  const web = express();
+  web.disable('x-powered-by');
+  web.set('etag', false);
   // Express would otherwise parse `a[b]=c` into objects; the list query takes plain strings.
-  app.set('query parser', 'simple');
+  web.set('query parser', 'simple');
 
-  app.use((req, res, next) => {
+  web.use((req, res, next) => {
     const started = performance.now();
     res.on('finish', () =>
-      services.log.request({
+      app.log.request({
         method: req.method,
         path: loggedPath(req.originalUrl),
         status: res.statusCode,
@@ -57,27 +58,27 @@ export function createApp(services: Services, options: AppOptions = {}): express
     next();
   });
 
-  app.get('/healthz', (_req, res) => {
+  web.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
 
-  app.get('/widget/waitlist.js', widgetFileHandler());
+  web.get('/widget/waitlist.js', widgetFileHandler());
   // Browsers ask for it on every page; an empty answer keeps their consoles free of 404s.
-  app.get('/favicon.ico', (_req, res) => {
+  web.get('/favicon.ico', (_req, res) => {
     res.status(204).end();
   });
 
-  app.get('/v1/openapi.json', (_req, res) => {
+  web.get('/v1/openapi.json', (_req, res) => {
     res.json(openapi);
   });
 
-  app.use('/dashboard', dashboardRouter(services));
-  app.use('/v1/api', apiRouter(services));
-  app.use('/v1/public', publicRouter(services));
+  if (options.dashboard) web.use('/dashboard', options.dashboard);
+  web.use('/v1/api', apiRouter(app));
+  web.use('/v1/public', publicRouter(app));
 
-  app.get('/s/:token', async (req, res) => {
-    const found = await statusView(services.db, String(req.params.token));
-    if (!found || found.archived || !found.settings.referrals) return sendPage(res, notFoundPage(), 404);
+  web.get('/s/:token', async (req, res) => {
+    const found = await statusView(app.store, String(req.params.token));
+    if (!found) return sendPage(res, notFoundPage(), 404);
     const origin = found.settings.origins[0];
     sendPage(
       res,
@@ -92,33 +93,27 @@ export function createApp(services: Services, options: AppOptions = {}): express
     );
   });
 
-  app.get('/', async (_req, res) => {
-    const waitlist =
-      options.demoWaitlistId && (await getWaitlist(services.db.reader, options.demoWaitlistId));
-    sendPage(
-      res,
-      waitlist && !waitlist.archived
-        ? demoPage(waitlist.id, waitlist.name, services.config.baseUrl)
-        : infoPage(),
-    );
+  web.get('/', async (_req, res) => {
+    const waitlist = await liveWaitlist(app.store, options.demoWaitlistId);
+    sendPage(res, waitlist ? demoPage(waitlist.id, waitlist.name, app.config.baseUrl) : infoPage());
   });
 
-  app.use('/v1', (req, res) => {
+  web.use('/v1', (req, res) => {
     send(res, errorOutcome(ErrorCode.notFound, `No endpoint ${req.method} ${loggedPath(req.originalUrl)}.`));
   });
 
-  app.use((_req, res) => {
+  web.use((_req, res) => {
     sendPage(res, notFoundPage(), 404);
   });
 
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+  web.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const status = (error as { status?: unknown }).status;
     // Express's own client errors (e.g. a malformed percent-encoding in the path): no such route.
     if (typeof status === 'number' && status >= 400 && status < 500) {
       if (req.path.startsWith('/v1/')) return send(res, errorOutcome(ErrorCode.notFound, 'Not found.'));
       return sendPage(res, notFoundPage(), 404);
     }
-    services.log.error('request failed', {
+    app.log.error('request failed', {
       method: req.method,
       path: loggedPath(req.originalUrl),
       error: error instanceof Error ? error.stack : String(error),
@@ -127,5 +122,5 @@ export function createApp(services: Services, options: AppOptions = {}): express
     send(res, errorOutcome(ErrorCode.internalError, 'Something went wrong on our side; try again.'));
   });
 
-  return app;
+  return web;
 }

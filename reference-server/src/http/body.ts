@@ -4,14 +4,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { BODY_MAX_BYTES, ErrorCode } from '@waitlistkit/protocol';
-import { errorOutcome, type Outcome } from '../domain/checks.js';
+import { type BodyRead, refusal } from '../app/refusal.js';
 
-export type BodyResult = { ok: true; value: unknown } | { ok: false; outcome: Outcome };
+const fail = (code: ErrorCode, message: string): BodyRead => ({ ok: false, refusal: refusal(code, message) });
 
-const tooLarge = (): BodyResult => ({
-  ok: false,
-  outcome: errorOutcome(ErrorCode.payloadTooLarge, `The body is larger than ${BODY_MAX_BYTES} bytes.`),
-});
+const tooLarge = () => fail(ErrorCode.payloadTooLarge, `The body is larger than ${BODY_MAX_BYTES} bytes.`);
 
 function isJsonMediaType(header: string | undefined): boolean {
   if (!header) return false;
@@ -48,31 +45,24 @@ function readRaw(req: IncomingMessage, limit: number): Promise<Buffer | 'too_lar
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-export async function readJsonBody(req: IncomingMessage, limit = BODY_MAX_BYTES): Promise<BodyResult> {
+export async function readJsonBody(req: IncomingMessage, limit = BODY_MAX_BYTES): Promise<BodyRead> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return tooLarge();
   const raw = await readRaw(req, limit);
   if (raw === 'too_large') return tooLarge();
   if (!isJsonMediaType(req.headers['content-type'])) {
-    return {
-      ok: false,
-      outcome: errorOutcome(
-        ErrorCode.unsupportedMediaType,
-        'Send the body as JSON with Content-Type: application/json.',
-      ),
-    };
+    return fail(ErrorCode.unsupportedMediaType, 'Send the body as JSON with Content-Type: application/json.');
   }
   let text: string;
   try {
     text = decoder.decode(raw);
   } catch {
-    return { ok: false, outcome: errorOutcome(ErrorCode.invalidRequest, 'The body is not valid UTF-8.') };
+    return fail(ErrorCode.invalidRequest, 'The body is not valid UTF-8.');
   }
-  if (text.trim() === '')
-    return { ok: false, outcome: errorOutcome(ErrorCode.invalidRequest, 'The body is empty.') };
+  if (text.trim() === '') return fail(ErrorCode.invalidRequest, 'The body is empty.');
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    return { ok: false, outcome: errorOutcome(ErrorCode.invalidRequest, 'The body is not valid JSON.') };
+    return fail(ErrorCode.invalidRequest, 'The body is not valid JSON.');
   }
 }

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
-import type { Outcome } from '../domain/checks.js';
-import type { Page } from './pages/layout.js';
+import type { Page } from '../web/page.js';
+import type { Outcome } from './outcome.js';
 
 export function send(res: Response, outcome: Outcome): void {
   if (outcome.headers) res.set(outcome.headers);

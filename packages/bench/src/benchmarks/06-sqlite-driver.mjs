@@ -24,7 +24,7 @@ import { runWrk, wrkVersion } from '../lib/wrk.mjs';
 
 const IN_FLIGHT = 50;
 const PRAGMAS = {
-  // As reference-server/src/db/migrations.ts `configure` sets them.
+  // As reference-server/src/store/sqlite/migrations.ts `configure` sets them.
   writer: [
     'PRAGMA busy_timeout = 10000',
     'PRAGMA foreign_keys = ON',
@@ -259,16 +259,16 @@ export default {
       let written = 0;
       const committerVariant = (connection) => async (prefix, deadline) => {
         const committer = new S.Committer(connection);
-        const db = { writer: committer };
+        // The server's store over this committer: its fresh sign-ups share one statement.
+        const store = S.storeOver(
+          { writer: committer, reader: connection, close: () => committer.close() },
+          { nowMicros: S.systemClock.nowMicros },
+        );
         let done = 0;
         const worker = async (w) => {
           for (let i = 0; performance.now() < deadline; i++) {
             const s = freshSignup(`${prefix}.${w}`, i);
-            const result = await S.commitSignup(db, S.systemClock, {
-              waitlistId: wl,
-              ...s,
-              referralCode: undefined,
-            });
+            const result = await store.signUpFresh({ waitlistId: wl, ...s });
             assert(result.outcome === 'created', `sign-up ${s.email}: ${result.outcome}`);
             done++;
           }
@@ -324,8 +324,8 @@ export default {
       const groupParams = (signups) => [
         JSON.stringify(
           signups.map((s) => {
-            const [id, , email, norm, , code, token] = signupParams(s);
-            return [wl, email, norm, id, code, token];
+            const [id, , email, norm, search, code, token] = signupParams(s);
+            return [wl, email, norm, id, code, token, search];
           }),
         ),
         S.systemClock.nowMicros(),
@@ -372,7 +372,7 @@ export default {
         });
       const writeVariants = [
         {
-          name: `server write path on sqlite3: Committer + commitSignup, ${IN_FLIGHT} in flight`,
+          name: `server write path on sqlite3: Committer + the store's signUpFresh, ${IN_FLIGHT} in flight`,
           id: 'server',
           fn: committerVariant(serverWriter),
         },
@@ -606,7 +606,7 @@ export default {
               .join(', ') +
             '.',
           "Calls into a native addon (sqlite3's Statement.run/all) have no frame of their own: their time is the " +
-            "self time of the JavaScript function that calls them (in the server's db/sqlite.ts). The ids, " +
+            "self time of the JavaScript function that calls them (in the server's store/sqlite/connection.ts). The ids, " +
             'status tokens and referral codes are drawn from a 4 KB pool of CSPRNG bytes (randomFillSync refills it).',
         ],
       });

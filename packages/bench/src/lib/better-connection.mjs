@@ -1,12 +1,12 @@
 /**
- * The server's `Connection` interface (reference-server/src/db/sqlite.ts: run, all, get, exec,
+ * The server's `Connection` interface (reference-server/src/store/sqlite/connection.ts: run, all, get, exec,
  * close, all promise-returning) over better-sqlite3, so the server's own store functions and
  * committer can run unchanged on the other driver for comparison. Statements are cached like the
  * server's. better-sqlite3 binds numbered parameters (`?1`) from an object keyed by number.
  */
 /**
  * The server recognises errors as sqlite3 words them ("SQLITE_CONSTRAINT: UNIQUE constraint
- * failed: …", see isConstraint and isBusy in db/sqlite.ts); better-sqlite3 keeps the code apart.
+ * failed: …", see isConstraint in store/sqlite/connection.ts); better-sqlite3 keeps the code apart.
  */
 function asSqlite3Error(error) {
   const code = typeof error?.code === 'string' ? error.code.split('_').slice(0, 2).join('_') : undefined;

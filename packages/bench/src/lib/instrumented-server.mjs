@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { bundleServerSource } from './server-source.mjs';
 
 const ENTRY = `
-import { Committer } from './db/committer.ts';
+import { Committer } from './store/sqlite/committer.ts';
 
 const proto = Committer.prototype as unknown as { commit?: (batch: unknown[]) => Promise<void> };
 const original = proto.commit;

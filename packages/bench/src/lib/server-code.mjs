@@ -8,13 +8,13 @@ import { pathToFileURL } from 'node:url';
 import { bundleServerSource } from './server-source.mjs';
 
 const ENTRY = `
-export { Connection } from './db/sqlite.ts';
-export { Committer } from './db/committer.ts';
-export { configure } from './db/migrations.ts';
-export { insertOrMatchMany, insertOrMatchSubscriber, listSubscribers } from './store/subscribers.ts';
+export { Connection } from './store/sqlite/connection.ts';
+export { Committer } from './store/sqlite/committer.ts';
+export { configure } from './store/sqlite/migrations.ts';
+export { insertOrMatchMany, insertOrMatchSubscriber, listSubscribers } from './store/sqlite/subscribers.ts';
+export { storeOver } from './store/sqlite/index.ts';
 export { settingsFromJson } from './domain/settings.ts';
-export { commitSignup } from './services/signup.ts';
-export { systemClock } from './services/clock.ts';
+export { systemClock } from './adapters/clock.ts';
 `;
 
 export async function loadServerCode(tmpDir) {

@@ -1,6 +1,5 @@
-import type { Page } from '../../http/pages/layout.js';
-import type { ActivityEntry } from '../../store/activity.js';
-import type { Operator } from '../../store/operators.js';
+import type { ActivityEntry, Operator } from '../../domain/records.js';
+import type { Page } from '../../web/page.js';
 import { dashboardPage } from './shell.js';
 
 const ACTIONS: Record<string, string> = {

@@ -1,5 +1,5 @@
-import type { Page } from '../../http/pages/layout.js';
-import type { Operator } from '../../store/operators.js';
+import type { Operator } from '../../domain/records.js';
+import type { Page } from '../../web/page.js';
 import { dashboardPage } from './shell.js';
 
 export function problemPage(

@@ -1,7 +1,6 @@
 import { type Plan, planAllowsApi } from '@waitlistkit/protocol';
-import type { Page } from '../../http/pages/layout.js';
-import type { ApiKey } from '../../store/keys.js';
-import type { Operator } from '../../store/operators.js';
+import type { ApiKey, Operator } from '../../domain/records.js';
+import type { Page } from '../../web/page.js';
 import { Csrf, dashboardPage, NameField } from './shell.js';
 
 interface Who {

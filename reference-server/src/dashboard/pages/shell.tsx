@@ -1,7 +1,7 @@
 /** The dashboard's frame: navigation, who is signed in, sign-out, and the pages' shared parts. */
 import type { ComponentChildren } from 'preact';
-import { COPY_SCRIPT, type Page, renderPage } from '../../http/pages/layout.js';
-import type { Operator } from '../../store/operators.js';
+import type { Operator } from '../../domain/records.js';
+import { COPY_SCRIPT, type Page, renderPage } from '../../web/page.js';
 
 const CSS = `
 main { max-width: 60rem; }

@@ -1,4 +1,4 @@
-import type { Page } from '../../http/pages/layout.js';
+import type { Page } from '../../web/page.js';
 import { dashboardPage, FieldError } from './shell.js';
 
 export function signInPage(props: { token: string; email?: string; error?: string }): Page {

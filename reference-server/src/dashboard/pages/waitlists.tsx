@@ -1,8 +1,6 @@
+import type { ListPage as ListPageResult, Operator, Waitlist } from '../../domain/records.js';
 import { SETTING_FIELDS, type SettingField } from '../../domain/setting-fields.js';
-import type { Page } from '../../http/pages/layout.js';
-import type { Operator } from '../../store/operators.js';
-import type { ListPageResult } from '../../store/subscribers.js';
-import type { Waitlist } from '../../store/waitlists.js';
+import type { Page } from '../../web/page.js';
 import type { FieldErrors, FormValues } from '../forms.js';
 import { Csrf, dashboardPage, FieldError, NameField } from './shell.js';
 

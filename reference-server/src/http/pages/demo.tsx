@@ -2,7 +2,7 @@
  * The demo landing page served at / by `serve --demo`: a marketing page that embeds the widget
  * with its one script tag, exactly as a tenant's site would.
  */
-import { type Page, renderPage } from './layout.js';
+import { type Page, renderPage } from '../../web/page.js';
 
 const CSS = `
 .hero { text-align: center; } .hero p { font-size: 1.1rem; }

@@ -3,7 +3,7 @@
  * share link with a copy button. The URL is a capability, so the page sends no Referer, is not
  * cached and is not indexed.
  */
-import { COPY_SCRIPT, type Page, renderPage } from './layout.js';
+import { COPY_SCRIPT, type Page, renderPage } from '../../web/page.js';
 
 export interface StatusPageData {
   waitlistName: string;

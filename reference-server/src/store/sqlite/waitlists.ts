@@ -1,17 +1,9 @@
-import type { Connection } from '../db/sqlite.js';
-import { newId } from '../domain/ids.js';
-import { settingsFromJson, type WaitlistSettings } from '../domain/settings.js';
+import { newId } from '../../domain/ids.js';
+import { rankKey } from '../../domain/positions.js';
+import type { Waitlist } from '../../domain/records.js';
+import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
+import type { Connection } from './connection.js';
 import { isoNow } from './time.js';
-
-export interface Waitlist {
-  id: string;
-  tenant_id: string;
-  name: string;
-  archived: boolean;
-  settings: WaitlistSettings;
-  created_at: string;
-  updated_at: string;
-}
 
 interface Row {
   id: string;
@@ -30,19 +22,6 @@ const fromRow = (row: Row): Waitlist => ({
   archived: row.archived === 1,
   settings: settingsFromJson(row.settings),
 });
-
-/** The shape the command line prints: settings flattened beside the identity. */
-export function waitlistJson(w: Waitlist): Record<string, unknown> {
-  return {
-    waitlist_id: w.id,
-    tenant_id: w.tenant_id,
-    name: w.name,
-    archived: w.archived,
-    ...w.settings,
-    created_at: w.created_at,
-    updated_at: w.updated_at,
-  };
-}
 
 export async function insertWaitlist(
   db: Connection,
@@ -96,10 +75,19 @@ export async function saveWaitlist(
     before.id,
   ]);
   if (after.settings.referral_boost !== before.settings.referral_boost) {
-    // Only referrers' rank keys depend on the boost; everyone else's is their seq.
+    // Only referrers' rank keys depend on the boost (everyone else's is their seq); the domain
+    // computes them, the statement only stores them.
+    const referrers = await db.all<{ id: string; seq: number; referral_count: number }>(
+      'SELECT id, seq, referral_count FROM subscribers WHERE waitlist_id = ? AND referral_count > 0',
+      [before.id],
+    );
+    const keys = referrers.map((r) => [
+      r.id,
+      rankKey(r.seq, r.referral_count, after.settings.referral_boost),
+    ]);
     await db.run(
-      'UPDATE subscribers SET rank_key = seq - ? * referral_count WHERE waitlist_id = ? AND referral_count > 0',
-      [after.settings.referral_boost, before.id],
+      `UPDATE subscribers SET rank_key = k.value ->> 1 FROM json_each(?) AS k WHERE subscribers.id = k.value ->> 0`,
+      [JSON.stringify(keys)],
     );
   }
   return { ...before, ...after, updated_at: at };

@@ -3,9 +3,16 @@
  * waitlist with referrals whose origin allowlist holds the demo page's own origin, and a key.
  * Secrets are printed once, here; they are stored only as hashes.
  */
-import { getMeta, putMetaOnce } from '../store/meta.js';
-import { countTenants } from '../store/tenants.js';
-import type { Services } from './services.js';
+import type { Waitlist } from '../domain/records.js';
+import type { Store } from '../store/store.js';
+import type { Operators } from './operators.js';
+
+export interface DemoDeps {
+  store: Store;
+  operators: Operators;
+  /** Where the API is reached, for the printed curl line. */
+  baseUrl: string;
+}
 
 export interface DemoSeed {
   waitlistId: string | undefined;
@@ -13,9 +20,11 @@ export interface DemoSeed {
   announcement: string;
 }
 
-export async function seedDemo(services: Services, origin: string): Promise<DemoSeed> {
-  const { admin, db } = services;
-  const existing = await getMeta(db.reader, 'demo_waitlist_id');
+export async function seedDemo(
+  { store, operators: admin, baseUrl }: DemoDeps,
+  origin: string,
+): Promise<DemoSeed> {
+  const existing = await store.reads.meta.get('demo_waitlist_id');
   if (existing) {
     const waitlist = await admin.waitlist(existing).catch(() => undefined);
     // The port may differ from the first run: the demo page's origin replaces the one of an
@@ -27,7 +36,8 @@ export async function seedDemo(services: Services, origin: string): Promise<Demo
     }
     return { waitlistId: waitlist?.id, created: false, announcement: '' };
   }
-  if ((await countTenants(db.reader)) > 0) return { waitlistId: undefined, created: false, announcement: '' };
+  if ((await store.reads.tenants.count()) > 0)
+    return { waitlistId: undefined, created: false, announcement: '' };
 
   const tenant = await admin.createTenant('Demo', 'pro');
   const { operator, password } = await admin.createOperator({
@@ -40,7 +50,7 @@ export async function seedDemo(services: Services, origin: string): Promise<Demo
     origins: [origin],
   });
   const { value } = await admin.createKey(operator.id, 'Demo backend', 'full');
-  await db.writer.submit((tx) => putMetaOnce(tx, 'demo_waitlist_id', waitlist.id));
+  await store.write((tx) => tx.meta.putOnce('demo_waitlist_id', waitlist.id));
   const announcement = [
     '',
     '  Demo created (shown once; only hashes are stored):',
@@ -49,8 +59,14 @@ export async function seedDemo(services: Services, origin: string): Promise<Demo
     `    tenant         ${tenant.id} (plan pro)`,
     `    waitlist       ${waitlist.id} (referrals on, origin ${origin})`,
     `    API key        ${value}`,
-    `    try it         curl -H "Authorization: Bearer ${value}" ${services.config.baseUrl}/v1/api/waitlists/${waitlist.id}/subscribers`,
+    `    try it         curl -H "Authorization: Bearer ${value}" ${baseUrl}/v1/api/waitlists/${waitlist.id}/subscribers`,
     '',
   ].join('\n');
   return { waitlistId: waitlist.id, created: true, announcement: `${announcement}\n` };
+}
+
+/** The waitlist the demo page signs up to, while it is live. */
+export async function liveWaitlist(store: Store, id: string | undefined): Promise<Waitlist | undefined> {
+  const waitlist = id === undefined ? undefined : await store.reads.waitlists.get(id);
+  return waitlist && !waitlist.archived ? waitlist : undefined;
 }

@@ -1,11 +1,5 @@
-import type { Connection } from '../db/sqlite.js';
-import type { Operator } from './operators.js';
-
-export interface SessionRow {
-  operator: Operator;
-  csrf: string;
-  expires_at: number;
-}
+import type { Operator, Session } from '../../domain/records.js';
+import type { Connection } from './connection.js';
 
 export async function insertSession(
   db: Connection,
@@ -18,11 +12,7 @@ export async function insertSession(
 }
 
 /** The live session with this hash and its operator, read fresh: a deleted operator has no session. */
-export async function findSession(
-  db: Connection,
-  idHash: string,
-  now: number,
-): Promise<SessionRow | undefined> {
+export async function findSession(db: Connection, idHash: string, now: number): Promise<Session | undefined> {
   const row = await db.get<{
     csrf: string;
     expires_at: number;

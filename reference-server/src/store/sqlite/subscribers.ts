@@ -1,21 +1,12 @@
 import { generateReferralCode, normalizeReferralCode } from '@waitlistkit/protocol';
-import type { Connection } from '../db/sqlite.js';
-import { isConstraint } from '../db/sqlite.js';
-import { newId, newStatusToken } from '../domain/ids.js';
-import { nonReferrerPosition, referrerPosition } from '../domain/positions.js';
-import { searchText } from '../domain/search.js';
-import { settingsFromJson, type WaitlistSettings } from '../domain/settings.js';
+import { newId, newStatusToken } from '../../domain/ids.js';
+import { nonReferrerPosition, rankKey, referrerPosition } from '../../domain/positions.js';
+import type { ListedSubscriber, ListPage, SignupResult, StatusView } from '../../domain/records.js';
+import { searchText } from '../../domain/search.js';
+import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
+import type { Connection } from './connection.js';
+import { isConstraint } from './connection.js';
 import { isoFromMicros } from './time.js';
-
-export interface SignupRow {
-  id: string;
-  referral_code: string;
-  status_token: string;
-}
-
-export type SignupResult =
-  | { outcome: 'created' | 'matched'; subscriber: SignupRow; credited: string | undefined }
-  | { outcome: 'waitlist_gone' };
 
 interface Facts {
   existing: string | null;
@@ -188,7 +179,8 @@ export async function insertOrMatchSubscriber(
          WHERE waitlist_id = ?1 AND email_norm = ?2) AS existing,
        (SELECT seq FROM subscribers WHERE waitlist_id = ?1 ORDER BY seq DESC LIMIT 1) AS last_seq,
        (SELECT joined_us FROM subscribers WHERE waitlist_id = ?1 ORDER BY seq DESC LIMIT 1) AS last_us,
-       (SELECT id FROM subscribers WHERE waitlist_id = ?1 AND referral_code = ?3) AS referrer,
+       (SELECT json_array(id, seq, referral_count) FROM subscribers
+         WHERE waitlist_id = ?1 AND referral_code = ?3) AS referrer,
        (SELECT settings FROM waitlists WHERE id = ?1 AND archived = 0) AS settings`,
     [input.waitlistId, input.emailNorm, code],
   )) as Facts;
@@ -202,7 +194,10 @@ export async function insertOrMatchSubscriber(
   const joinedUs = Math.max(nowUs, (facts.last_us ?? 0) + 1);
   const id = newId('subscriber');
   const statusToken = newStatusToken();
-  const referrer = settings.referrals ? (facts.referrer ?? undefined) : undefined;
+  const [referrer, referrerSeq, referrerCount] =
+    settings.referrals && facts.referrer !== null
+      ? (JSON.parse(facts.referrer) as [string, number, number])
+      : [undefined, 0, 0];
   const { code: referralCode } = await withFreeCode((candidate) =>
     db.run(`INSERT INTO subscribers (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`, [
       id,
@@ -219,10 +214,13 @@ export async function insertOrMatchSubscriber(
     ]),
   );
   if (referrer !== undefined) {
-    await db.run(
-      'UPDATE subscribers SET referral_count = referral_count + 1, rank_key = seq - ? * (referral_count + 1) WHERE id = ?',
-      [settings.referral_boost, referrer],
-    );
+    // The rank key is the domain's to compute; the row only stores it.
+    const count = referrerCount + 1;
+    await db.run('UPDATE subscribers SET referral_count = ?, rank_key = ? WHERE id = ?', [
+      count,
+      rankKey(referrerSeq, count, settings.referral_boost),
+      referrer,
+    ]);
   }
   return {
     outcome: 'created',
@@ -239,15 +237,6 @@ interface ListRow {
   referral_count: number;
   seq: number;
   rank_key: number;
-}
-
-export interface ListedSubscriber {
-  id: string;
-  email: string;
-  joined_at: string;
-  position: number;
-  referral_code: string;
-  referral_count: number;
 }
 
 const LIST_COLUMNS = 'id, email, joined_us, referral_code, referral_count, seq, rank_key';
@@ -326,18 +315,13 @@ export async function positionsOf(
   );
 }
 
-export interface ListPageResult {
-  items: ListedSubscriber[];
-  total: number;
-}
-
 /** A page of the waitlist in position order, optionally filtered by a literal substring of the email. */
 export async function listSubscribers(
   db: Connection,
   waitlistId: string,
   settings: WaitlistSettings,
   page: { page: number; limit: number; q: string },
-): Promise<ListPageResult> {
+): Promise<ListPage> {
   const offset = (page.page - 1) * page.limit;
   const boost = settings.referral_boost;
   if (page.q === '') {
@@ -398,7 +382,7 @@ export async function listSubscribers(
   };
 }
 
-export interface StatusView {
+interface StatusRow {
   waitlist_id: string;
   tenant_id: string;
   settings: string;
@@ -410,8 +394,8 @@ export interface StatusView {
   waitlist_name: string;
 }
 
-export async function findByStatusToken(db: Connection, token: string) {
-  const row = await db.get<StatusView>(
+export async function findByStatusToken(db: Connection, token: string): Promise<StatusView | undefined> {
+  const row = await db.get<StatusRow>(
     `SELECT s.waitlist_id, w.tenant_id, w.settings, w.archived, w.name AS waitlist_name,
             s.referral_code, s.referral_count, s.seq, s.rank_key
        FROM subscribers s JOIN waitlists w ON w.id = s.waitlist_id WHERE s.status_token = ?`,

@@ -1,10 +1,9 @@
 /**
  * What operators do: tenants, plans, operators, waitlists, API keys, the activity log. The
  * command line and the dashboard both call this, so a rule (admins only, plans, the log) holds
- * whichever door is used. Every write is one committer job: atomic, and ordered with the
- * server's signups.
+ * whichever door is used. Every write is one store transaction: atomic, and ordered with the
+ * server's sign-ups.
  */
-import { createHash } from 'node:crypto';
 import {
   API_KEY_LISTED_LENGTH,
   checkEmail,
@@ -14,37 +13,27 @@ import {
   type Plan,
   planAllowsApi,
 } from '@waitlistkit/protocol';
-import { conflict, featureNotAllowed, forbidden, invalid, notFound } from '../domain/errors.js';
-import { applySettings, DEFAULT_SETTINGS, type SettingsPatch } from '../domain/settings.js';
-import { type ActivityEntry, type ActivityFilter, appendActivity, listActivity } from '../store/activity.js';
-import { type ApiKey, getKey, insertKey, listKeys, revokeKey } from '../store/keys.js';
-import {
-  findOperatorByEmail,
-  getOperator,
-  insertOperator,
-  type Operator,
-  type Role,
-  updatePasswordHash,
-} from '../store/operators.js';
-import { getTenant, insertTenant, type Tenant, updatePlan } from '../store/tenants.js';
-import {
-  getWaitlist,
-  insertWaitlist,
-  listWaitlists,
-  saveWaitlist,
-  type Waitlist,
-} from '../store/waitlists.js';
-import type { Clock } from './clock.js';
-import type { Database } from './database.js';
+import type { Clock } from '../adapters/clock.js';
 import {
   generatePassword,
   hashPassword,
   needsRehash,
   PASSWORD_MIN_LENGTH,
   verifyPassword,
-} from './passwords.js';
-
-export const hashKey = (value: string) => createHash('sha256').update(value).digest('hex');
+} from '../adapters/passwords.js';
+import { sha256Hex } from '../domain/crypto.js';
+import { conflict, featureNotAllowed, forbidden, invalid, notFound } from '../domain/errors.js';
+import type {
+  ActivityEntry,
+  ActivityFilter,
+  ApiKey,
+  Operator,
+  Role,
+  Tenant,
+  Waitlist,
+} from '../domain/records.js';
+import { applySettings, DEFAULT_SETTINGS, type SettingsPatch } from '../domain/settings.js';
+import type { Store } from '../store/store.js';
 
 // A real scrypt hash of a random password nobody knows: verifying against it costs what a real check costs.
 const UNKNOWN_OPERATOR_HASH =
@@ -56,35 +45,33 @@ function cleanName(name: string, what: string): string {
   return value;
 }
 
-export class Admin {
+export class Operators {
   constructor(
-    private readonly db: Database,
+    private readonly store: Store,
     private readonly clock: Clock,
   ) {}
 
   private async tenant(id: string): Promise<Tenant> {
-    const tenant = await getTenant(this.db.reader, id);
+    const tenant = await this.store.reads.tenants.get(id);
     if (!tenant) throw notFound('tenant', id);
     return tenant;
   }
 
   async operator(id: string): Promise<Operator> {
-    const operator = await getOperator(this.db.reader, id);
+    const operator = await this.store.reads.operators.get(id);
     if (!operator) throw notFound('operator', id);
     return operator;
   }
 
   createTenant(name: string, plan: Plan): Promise<Tenant> {
     const clean = cleanName(name, 'tenant');
-    return this.db.writer.submit((db) => insertTenant(db, clean, plan, this.clock.now()), {
-      savepoint: false,
-    });
+    return this.store.write((tx) => tx.tenants.insert(clean, plan, this.clock.now()));
   }
 
   async setPlan(tenantId: string, plan: Plan): Promise<Tenant> {
-    return this.db.writer.submit(async (db) => {
-      if (!(await updatePlan(db, tenantId, plan))) throw notFound('tenant', tenantId);
-      return (await getTenant(db, tenantId)) as Tenant;
+    return this.store.write(async (tx) => {
+      if (!(await tx.tenants.setPlan(tenantId, plan))) throw notFound('tenant', tenantId);
+      return (await tx.tenants.get(tenantId)) as Tenant;
     });
   }
 
@@ -96,18 +83,17 @@ export class Admin {
   }): Promise<{ operator: Operator; password?: string }> {
     await this.tenant(fields.tenantId);
     const email = checkEmail(fields.email);
-    if (!email.ok) throw invalid(`--email: ${email.reason}`);
+    if (!email.ok) throw invalid(email.reason, 'email');
     if (fields.password !== undefined && fields.password.length < PASSWORD_MIN_LENGTH) {
-      throw invalid(`The password must be at least ${PASSWORD_MIN_LENGTH} characters.`);
+      throw invalid(`The password must be at least ${PASSWORD_MIN_LENGTH} characters.`, 'password');
     }
     const password = fields.password ?? generatePassword();
     const passwordHash = await hashPassword(password);
-    const operator = await this.db.writer.submit(async (db) => {
-      if (await findOperatorByEmail(db, email.normalized)) {
-        throw conflict(`An operator with the email ${email.email} exists already.`);
+    const operator = await this.store.write(async (tx) => {
+      if (await tx.operators.findByEmail(email.normalized)) {
+        throw conflict(`An operator with the email ${email.email} exists already.`, 'email');
       }
-      return insertOperator(
-        db,
+      return tx.operators.insert(
         {
           tenantId: fields.tenantId,
           email: email.email,
@@ -125,13 +111,11 @@ export class Admin {
     await this.tenant(tenantId);
     const clean = cleanName(name, 'waitlist');
     const settings = applySettings({ ...DEFAULT_SETTINGS }, patch);
-    return this.db.writer.submit((db) => insertWaitlist(db, tenantId, clean, settings, this.clock.now()), {
-      savepoint: false,
-    });
+    return this.store.write((tx) => tx.waitlists.insert(tenantId, clean, settings, this.clock.now()));
   }
 
   listWaitlists(tenantId: string): Promise<Waitlist[]> {
-    return listWaitlists(this.db.reader, tenantId);
+    return this.store.reads.waitlists.list(tenantId);
   }
 
   async plan(tenantId: string): Promise<Plan> {
@@ -145,21 +129,19 @@ export class Admin {
    */
   async signIn(email: string, password: string): Promise<Operator | undefined> {
     const check = checkEmail(email);
-    const found = check.ok ? await findOperatorByEmail(this.db.reader, check.normalized) : undefined;
+    const found = check.ok ? await this.store.reads.operators.findByEmail(check.normalized) : undefined;
     const valid = await verifyPassword(password, found?.password_hash ?? UNKNOWN_OPERATOR_HASH);
     if (!found || !valid) return undefined;
     const { password_hash: stored, ...operator } = found;
     if (needsRehash(stored)) {
       const fresh = await hashPassword(password);
-      await this.db.writer.submit((db) => updatePasswordHash(db, operator.id, stored, fresh), {
-        savepoint: false,
-      });
+      await this.store.write((tx) => tx.operators.replacePasswordHash(operator.id, stored, fresh));
     }
     return operator;
   }
 
   async waitlist(id: string): Promise<Waitlist> {
-    const waitlist = await getWaitlist(this.db.reader, id);
+    const waitlist = await this.store.reads.waitlists.get(id);
     if (!waitlist) throw notFound('waitlist', id);
     return waitlist;
   }
@@ -170,11 +152,10 @@ export class Admin {
     change: { name?: string | undefined; patch?: SettingsPatch; archive?: boolean },
   ) {
     const name = change.name === undefined ? undefined : cleanName(change.name, 'waitlist');
-    return this.db.writer.submit(async (db) => {
-      const before = await getWaitlist(db, id);
+    return this.store.write(async (tx) => {
+      const before = await tx.waitlists.get(id);
       if (!before) throw notFound('waitlist', id);
-      return saveWaitlist(
-        db,
+      return tx.waitlists.save(
         before,
         {
           name: name ?? before.name,
@@ -198,8 +179,8 @@ export class Admin {
     const operator = await this.operator(operatorId);
     const clean = cleanName(name, 'key');
     const value = generateApiKey();
-    const result = await this.db.writer.submit(async (db) => {
-      const tenant = (await getTenant(db, operator.tenant_id)) as Tenant;
+    const result = await this.store.write(async (tx) => {
+      const tenant = (await tx.tenants.get(operator.tenant_id)) as Tenant;
       const actor = { type: 'operator' as const, id: operator.id, name: operator.email };
       const refusal =
         operator.role !== 'admin'
@@ -209,8 +190,7 @@ export class Admin {
             : undefined;
       const now = this.clock.now();
       if (refusal) {
-        await appendActivity(
-          db,
+        await tx.activity.append(
           {
             tenantId: tenant.id,
             actor,
@@ -222,20 +202,18 @@ export class Admin {
         // Resolved, not thrown: throwing would roll the job back, log entry included.
         return { refusal };
       }
-      const key = await insertKey(
-        db,
+      const key = await tx.keys.insert(
         {
           tenantId: tenant.id,
           name: clean,
           prefix: value.slice(0, API_KEY_LISTED_LENGTH),
-          hash: hashKey(value),
+          hash: sha256Hex(value),
           scopes: KEY_PRESETS[preset],
           createdBy: operator.id,
         },
         now,
       );
-      await appendActivity(
-        db,
+      await tx.activity.append(
         {
           tenantId: tenant.id,
           actor,
@@ -254,14 +232,13 @@ export class Admin {
   /** Revokes a key of the operator's tenant; immediate for every request that reads it afterwards. */
   async revokeKey(operatorId: string, keyId: string): Promise<ApiKey> {
     const operator = await this.operator(operatorId);
-    const result = await this.db.writer.submit(async (db) => {
-      const key = await getKey(db, keyId);
+    const result = await this.store.write(async (tx) => {
+      const key = await tx.keys.get(keyId);
       if (!key || key.tenant_id !== operator.tenant_id) throw notFound('key', keyId);
       const actor = { type: 'operator' as const, id: operator.id, name: operator.email };
       const now = this.clock.now();
       if (operator.role !== 'admin') {
-        await appendActivity(
-          db,
+        await tx.activity.append(
           {
             tenantId: key.tenant_id,
             actor,
@@ -274,9 +251,8 @@ export class Admin {
         return { refusal: forbidden('Only admins can revoke API keys.') };
       }
       if (key.state === 'active') {
-        await revokeKey(db, key.id, operator.id, now);
-        await appendActivity(
-          db,
+        await tx.keys.revoke(key.id, operator.id, now);
+        await tx.activity.append(
           {
             tenantId: key.tenant_id,
             actor,
@@ -287,20 +263,41 @@ export class Admin {
           now,
         );
       }
-      return (await getKey(db, key.id)) as ApiKey;
+      return (await tx.keys.get(key.id)) as ApiKey;
     });
     if ('refusal' in result) throw result.refusal;
     return result;
   }
 
+  /** A key of the operator's own tenant, as the page before revoking shows it: admins only. */
+  async keyToRevoke(operator: Operator, keyId: string): Promise<ApiKey> {
+    const key = await this.tenantKey(operator, keyId);
+    if (!key) throw notFound('key', keyId);
+    if (operator.role !== 'admin') throw forbidden('Only admins can revoke API keys.');
+    return key;
+  }
+
+  /** A key of the operator's own tenant, or undefined: another tenant's key does not exist for them. */
+  async tenantKey(operator: Operator, keyId: string): Promise<ApiKey | undefined> {
+    const key = await this.store.reads.keys.get(keyId);
+    return key?.tenant_id === operator.tenant_id ? key : undefined;
+  }
+
+  /** A waitlist of the operator's own tenant; another tenant's is not found, like a missing one. */
+  async tenantWaitlist(operator: Operator, id: string): Promise<Waitlist> {
+    const waitlist = await this.store.reads.waitlists.get(id);
+    if (!waitlist || waitlist.tenant_id !== operator.tenant_id) throw notFound('waitlist', id);
+    return waitlist;
+  }
+
   async listKeys(tenantId: string): Promise<ApiKey[]> {
     await this.tenant(tenantId);
-    return listKeys(this.db.reader, tenantId);
+    return this.store.reads.keys.list(tenantId);
   }
 
   async activity(tenantId: string, filter: ActivityFilter = {}) {
     await this.tenant(tenantId);
-    return listActivity(this.db.reader, tenantId, filter);
+    return this.store.reads.activity.list(tenantId, filter);
   }
 
   /**
@@ -309,11 +306,11 @@ export class Admin {
    */
   async activityPages(tenantId: string, pageSize = 1000): Promise<AsyncIterable<ActivityEntry[]>> {
     await this.tenant(tenantId);
-    const reader = this.db.reader;
+    const activity = this.store.reads.activity;
     return (async function* () {
       const filter: ActivityFilter = { limit: pageSize };
       for (;;) {
-        const page = await listActivity(reader, tenantId, filter);
+        const page = await activity.list(tenantId, filter);
         if (page.length > 0) yield page;
         const last = page.at(-1);
         if (page.length < pageSize || !last) return;

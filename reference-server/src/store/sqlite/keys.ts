@@ -1,22 +1,8 @@
-import type { Plan, Scope } from '@waitlistkit/protocol';
-import type { Connection } from '../db/sqlite.js';
-import { newId } from '../domain/ids.js';
+import type { Scope } from '@waitlistkit/protocol';
+import { newId } from '../../domain/ids.js';
+import type { ApiKey, KeyGrant } from '../../domain/records.js';
+import type { Connection } from './connection.js';
 import { isoNow } from './time.js';
-
-export type KeyState = 'active' | 'revoked';
-
-export interface ApiKey {
-  id: string;
-  tenant_id: string;
-  name: string;
-  prefix: string;
-  scopes: Scope[];
-  state: KeyState;
-  created_at: string;
-  created_by: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-}
 
 interface Row extends Omit<ApiKey, 'scopes'> {
   scopes: string;
@@ -26,20 +12,6 @@ const COLUMNS =
   'id, tenant_id, name, prefix, scopes, state, created_at, created_by, revoked_at, last_used_at';
 
 const fromRow = (row: Row): ApiKey => ({ ...row, scopes: JSON.parse(row.scopes) as Scope[] });
-
-/** The listed form of a key (operations.md): never its value or hash. */
-export function keyJson(key: ApiKey): Record<string, unknown> {
-  return {
-    id: key.id,
-    name: key.name,
-    prefix: key.prefix,
-    scopes: key.scopes,
-    state: key.state,
-    created_at: key.created_at,
-    last_used_at: key.last_used_at,
-    revoked_at: key.revoked_at,
-  };
-}
 
 export async function insertKey(
   db: Connection,
@@ -100,16 +72,6 @@ export async function revokeKey(db: Connection, id: string, operatorId: string, 
     "UPDATE api_keys SET state = 'revoked', revoked_at = ?, revoked_by = ? WHERE id = ? AND state = 'active'",
     [isoNow(now), operatorId, id],
   );
-}
-
-export interface KeyGrant {
-  id: string;
-  tenant_id: string;
-  name: string;
-  hash: string;
-  scopes: Scope[];
-  state: KeyState;
-  plan: Plan;
 }
 
 /** The key with this hash and its tenant's plan, read fresh: revocations and plan changes apply at once. */

@@ -3,8 +3,8 @@
  * the missing ones inside one write transaction, so a server and a command line starting
  * together cannot both apply them.
  */
-import { searchText } from '../domain/search.js';
-import type { Connection } from './sqlite.js';
+import { searchText } from '../../domain/search.js';
+import type { Connection } from './connection.js';
 
 /** A schema step: SQL, or code for what SQL cannot compute. */
 export type Migration = string | ((db: Connection) => Promise<void>);

@@ -1,20 +1,7 @@
-import type { Connection } from '../db/sqlite.js';
-import { newId } from '../domain/ids.js';
+import { newId } from '../../domain/ids.js';
+import type { Operator, OperatorWithSecret, Role } from '../../domain/records.js';
+import type { Connection } from './connection.js';
 import { isoNow } from './time.js';
-
-export type Role = 'admin' | 'member';
-
-export interface Operator {
-  id: string;
-  tenant_id: string;
-  email: string;
-  role: Role;
-  created_at: string;
-}
-
-export interface OperatorWithSecret extends Operator {
-  password_hash: string;
-}
 
 const COLUMNS = 'id, tenant_id, email, role, created_at';
 
@@ -55,12 +42,6 @@ export function findOperatorByEmail(
 ): Promise<OperatorWithSecret | undefined> {
   return db.get<OperatorWithSecret>(`SELECT ${COLUMNS}, password_hash FROM operators WHERE email_norm = ?`, [
     emailNorm,
-  ]);
-}
-
-export function listOperators(db: Connection, tenantId: string): Promise<Operator[]> {
-  return db.all<Operator>(`SELECT ${COLUMNS} FROM operators WHERE tenant_id = ? ORDER BY created_at`, [
-    tenantId,
   ]);
 }
 

@@ -1,6 +1,6 @@
 /**
- * Structured logs: one JSON object per line. What may be logged is decided at the call sites;
- * `maskEmail` exists so that nothing ever needs to log a full address.
+ * Structured logs: one JSON object per line. What may be logged is decided at the call sites,
+ * which pass ids, codes and redacted paths: never a key, a token or a full email address.
  */
 /** `quiet` drops the per-request lines (for load tests); lifecycle lines and errors always print. */
 export type LogLevel = 'requests' | 'quiet';
@@ -21,10 +21,4 @@ export function createLogger(write: (line: string) => void, level: LogLevel): Lo
     info: (message, fields) => emit('info', message, fields),
     error: (message, fields) => emit('error', message, fields),
   };
-}
-
-/** `ada@example.com` → `a…@example.com`. */
-export function maskEmail(email: string): string {
-  const at = email.lastIndexOf('@');
-  return at <= 0 ? '…' : `${email[0]}…${email.slice(at)}`;
 }

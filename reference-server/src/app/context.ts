@@ -1,12 +1,14 @@
-/** Everything a request handler needs, built once by `serve`. */
+/**
+ * What the use cases work with: the store, the adapters to the outside, the throttle state and
+ * the server's settings. `container.ts` builds one; tests of a use case can build their own.
+ */
 import { EMAIL_THROTTLE_ATTEMPTS, EMAIL_THROTTLE_WINDOW_MS } from '@waitlistkit/protocol';
+import type { Clock } from '../adapters/clock.js';
+import { Limiter } from '../adapters/limiter.js';
+import type { Logger } from '../adapters/logger.js';
+import type { MxChecker } from '../adapters/mx.js';
 import { type Bucket, type Limit, slidingWindow, tokenBucket, type WindowLog } from '../domain/throttle.js';
-import { Admin } from './admin.js';
-import type { Clock } from './clock.js';
-import type { Database } from './database.js';
-import { Limiter } from './limiter.js';
-import type { Logger } from './logger.js';
-import type { MxChecker } from './mx.js';
+import type { Store } from '../store/store.js';
 
 export interface ServerConfig {
   baseUrl: string;
@@ -15,28 +17,34 @@ export interface ServerConfig {
   keyRateLimit: number;
 }
 
-export interface Services {
-  db: Database;
+export interface Throttles {
+  key: Limiter<Bucket>;
+  ip: Limiter<WindowLog>;
+  email: Limiter<WindowLog>;
+  signIn: Limiter<WindowLog>;
+  signInIp: Limiter<WindowLog>;
+}
+
+export interface Limits {
+  key: Limit;
+  email: Limit;
+  signIn: Limit;
+  signInIp: Limit;
+}
+
+export interface Context {
+  store: Store;
   clock: Clock;
-  admin: Admin;
   secret: string;
   config: ServerConfig;
   log: Logger;
   mx: MxChecker;
-  limiters: {
-    key: Limiter<Bucket>;
-    ip: Limiter<WindowLog>;
-    email: Limiter<WindowLog>;
-    signIn: Limiter<WindowLog>;
-    signInIp: Limiter<WindowLog>;
-  };
-  limits: { key: Limit; email: Limit; signIn: Limit; signInIp: Limit };
+  limiters: Throttles;
+  limits: Limits;
 }
 
-export function createServices(parts: Omit<Services, 'admin' | 'limiters' | 'limits'>): Services {
+export function throttles(keyRateLimit: number): { limiters: Throttles; limits: Limits } {
   return {
-    ...parts,
-    admin: new Admin(parts.db, parts.clock),
     limiters: {
       key: new Limiter(tokenBucket),
       ip: new Limiter(slidingWindow),
@@ -45,7 +53,7 @@ export function createServices(parts: Omit<Services, 'admin' | 'limiters' | 'lim
       signInIp: new Limiter(slidingWindow),
     },
     limits: {
-      key: { capacity: parts.config.keyRateLimit, windowMs: 60_000 },
+      key: { capacity: keyRateLimit, windowMs: 60_000 },
       email: { capacity: EMAIL_THROTTLE_ATTEMPTS, windowMs: EMAIL_THROTTLE_WINDOW_MS },
       // Five sign-in attempts per address and email in 15 minutes: enough for typos, not for guessing.
       signIn: { capacity: 5, windowMs: 15 * 60_000 },

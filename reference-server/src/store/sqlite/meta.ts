@@ -1,4 +1,4 @@
-import type { Connection } from '../db/sqlite.js';
+import type { Connection } from './connection.js';
 
 /** Server-wide values kept in the database (the token secret, the demo's ids). */
 export async function getMeta(db: Connection, key: string): Promise<string | undefined> {

@@ -1,22 +1,6 @@
-import type { Connection } from '../db/sqlite.js';
+import type { ActivityAction, ActivityEntry, ActivityFilter, NewActivity } from '../../domain/records.js';
+import type { Connection } from './connection.js';
 import { isoNow } from './time.js';
-
-export type ActivityAction =
-  | 'key.created'
-  | 'key.revoked'
-  | 'key.create_refused'
-  | 'key.revoke_refused'
-  | 'subscriber.created'
-  | 'subscriber.matched';
-
-export interface ActivityEntry {
-  id: number;
-  at: string;
-  actor: { type: 'operator' | 'key'; id: string; name: string };
-  action: ActivityAction;
-  subject_id: string | null;
-  details: Record<string, unknown>;
-}
 
 interface Row {
   id: number;
@@ -29,18 +13,7 @@ interface Row {
   details: string;
 }
 
-/** Appends an entry. Callers pass ids and names only: never a key value, status token or email. */
-export async function appendActivity(
-  db: Connection,
-  entry: {
-    tenantId: string;
-    actor: ActivityEntry['actor'];
-    action: ActivityAction;
-    subjectId?: string;
-    details?: object;
-  },
-  now: number,
-): Promise<void> {
+export async function appendActivity(db: Connection, entry: NewActivity, now: number): Promise<void> {
   await db.run(
     'INSERT INTO activity (tenant_id, at, actor_type, actor_id, actor_name, action, subject_id, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     [
@@ -54,13 +27,6 @@ export async function appendActivity(
       JSON.stringify(entry.details ?? {}),
     ],
   );
-}
-
-export interface ActivityFilter {
-  actorType?: 'operator' | 'key';
-  actionPrefix?: string;
-  beforeId?: number;
-  limit?: number;
 }
 
 export async function listActivity(

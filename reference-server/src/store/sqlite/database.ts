@@ -1,6 +1,6 @@
-import { Committer } from '../db/committer.js';
-import { configure, migrate } from '../db/migrations.js';
-import { Connection } from '../db/sqlite.js';
+import { Committer } from './committer.js';
+import { Connection } from './connection.js';
+import { configure, migrate } from './migrations.js';
 
 /**
  * The server's connections: every write goes through one committer (group commit on the

@@ -7,7 +7,7 @@
  * each. Inputs of the same kind can also share one job (`joinGroup`), so that one statement
  * writes them all.
  */
-import type { Connection } from './sqlite.js';
+import type { Connection } from './connection.js';
 
 export type Job<T> = (db: Connection) => Promise<T>;
 

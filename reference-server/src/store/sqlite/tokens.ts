@@ -1,4 +1,4 @@
-import type { Connection } from '../db/sqlite.js';
+import type { Connection } from './connection.js';
 
 /** Ids among `ids` already redeemed. */
 export async function usedTokens(db: Connection, ids: readonly string[]): Promise<Set<string>> {

@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
+import { DomainError } from '../../domain/errors.js';
 
 export type Params = readonly unknown[];
 
@@ -48,7 +49,7 @@ export class Connection {
     const statement = await this.statement(sql);
     return new Promise((resolve, reject) => {
       statement.run(params as unknown[], function (this: sqlite3.RunResult, error: Error | null) {
-        if (error) reject(error);
+        if (error) reject(translated(error));
         else resolve({ changes: this.changes, lastID: this.lastID });
       });
     });
@@ -58,7 +59,7 @@ export class Connection {
     const statement = await this.statement(sql);
     return new Promise((resolve, reject) => {
       statement.all(params as unknown[], (error: Error | null, rows: T[]) =>
-        error ? reject(error) : resolve(rows),
+        error ? reject(translated(error)) : resolve(rows),
       );
     });
   }
@@ -71,7 +72,7 @@ export class Connection {
   /** Runs several statements without parameters (pragmas, migrations). */
   exec(sql: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.db.exec(sql, (error) => (error ? reject(error) : resolve()));
+      this.db.exec(sql, (error) => (error ? reject(translated(error)) : resolve()));
     });
   }
 
@@ -91,9 +92,13 @@ export class Connection {
   }
 }
 
-/** SQLITE_BUSY and friends: the database was locked past the busy timeout. */
-export function isBusy(error: unknown): boolean {
-  return error instanceof Error && /SQLITE_BUSY|SQLITE_LOCKED/.test(error.message);
+/**
+ * SQLITE_BUSY and friends (the database was locked past the busy timeout) in the words every
+ * door understands; other errors as the driver gave them.
+ */
+function translated(error: Error): Error {
+  if (!/SQLITE_BUSY|SQLITE_LOCKED/.test(error.message)) return error;
+  return new DomainError('database_busy', `The database stayed locked by another process: ${error.message}`);
 }
 
 export function isConstraint(error: unknown, index?: string): boolean {

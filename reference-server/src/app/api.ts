@@ -1,0 +1,227 @@
+/**
+ * The customer API's use cases: a Bearer key, the per-key budget, plans and scopes, then the
+ * endpoint's own checks, in the order of contract §2. Every answer to an authenticated request
+ * carries the key's budget, refusals of the budget included.
+ */
+import {
+  type AcceptedSignup,
+  ErrorCode,
+  parseApiCreateBody,
+  parseApiKey,
+  parseListQuery,
+  planAllowsApi,
+  Scope,
+} from '@waitlistkit/protocol';
+import { countryOf } from '../adapters/geo.js';
+import { API_CREATE_ORDER, API_LIST_ORDER, runChecks } from '../domain/checks.js';
+import { constantTimeEqual, sha256Hex } from '../domain/crypto.js';
+import type { KeyGrant, ListPage, Waitlist } from '../domain/records.js';
+import type { Bucket, Take } from '../domain/throttle.js';
+import type { Context } from './context.js';
+import { type BodyRead, type Refusal, refusal } from './refusal.js';
+import { acceptedBody, disposableCheck, emailThrottle, geoCheck, mxCheck } from './signup.js';
+import { listPage } from './subscribers.js';
+
+// One message for the four cases of the spec (missing, malformed, unknown, revoked).
+const UNAUTHORIZED = refusal(
+  ErrorCode.unauthorized,
+  'The API key is missing, malformed, unknown or revoked.',
+);
+const NOT_FOUND = refusal(ErrorCode.notFound, 'Waitlist not found.');
+const FEATURE_NOT_ALLOWED = refusal(
+  ErrorCode.featureNotAllowed,
+  "API access needs the Pro or Team plan; this tenant's plan lacks it.",
+);
+
+export interface Budget {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
+/** `budget` is absent only when no key was authenticated (or it was revoked before the answer). */
+export type ApiResult<T> = { budget?: Budget } & ({ ok: true; value: T } | { ok: false; refusal: Refusal });
+
+export interface ApiRequest {
+  /** The Authorization header as sent. */
+  authorization: string | undefined;
+  waitlistId: string;
+}
+
+interface Access {
+  request: ApiRequest;
+  scope: Scope;
+  grant?: KeyGrant;
+  budget?: Take<Bucket>;
+  waitlist?: Waitlist;
+}
+
+export type ListResult = ListPage & { page: number; limit: number };
+
+export class ApiRequests {
+  private readonly lastTouched = new Map<string, number>();
+  private readonly access;
+
+  constructor(private readonly ctx: Context) {
+    this.access = {
+      auth: async (a: Access) => {
+        a.grant = await this.authenticate(a.request.authorization);
+        return a.grant ? undefined : UNAUTHORIZED;
+      },
+      key_budget: (a: Access) => {
+        a.budget = ctx.limiters.key.take((a.grant as KeyGrant).id, ctx.clock.now(), ctx.limits.key);
+        if (a.budget.allowed) return undefined;
+        return refusal(
+          ErrorCode.rateLimitExceeded,
+          `This key exceeded its budget of ${ctx.limits.key.capacity} requests per minute.`,
+          a.budget.retryAfter,
+        );
+      },
+      plan: (a: Access) => (planAllowsApi((a.grant as KeyGrant).plan) ? undefined : FEATURE_NOT_ALLOWED),
+      scope: (a: Access) =>
+        (a.grant as KeyGrant).scopes.includes(a.scope)
+          ? undefined
+          : refusal(ErrorCode.insufficientScope, `This key lacks the ${a.scope} scope.`),
+      waitlist: async (a: Access) => {
+        const waitlist = await ctx.store.reads.waitlists.get(a.request.waitlistId);
+        if (!waitlist || waitlist.archived || waitlist.tenant_id !== (a.grant as KeyGrant).tenant_id)
+          return NOT_FOUND;
+        a.waitlist = waitlist;
+        return undefined;
+      },
+    };
+  }
+
+  private async authenticate(header: string | undefined): Promise<KeyGrant | undefined> {
+    const parsed = parseApiKey(header?.match(/^Bearer ([^\s]+)$/i)?.[1]);
+    if (!parsed.ok) return undefined;
+    const hash = sha256Hex(parsed.value);
+    const grant = await this.ctx.store.reads.keys.findByHash(hash);
+    if (grant?.state !== 'active') return undefined;
+    return constantTimeEqual(grant.hash, hash) ? grant : undefined;
+  }
+
+  private answer<T>(
+    a: Access,
+    result: { ok: true; value: T } | { ok: false; refusal: Refusal },
+  ): ApiResult<T> {
+    if (!a.budget) return result;
+    const budget = {
+      limit: this.ctx.limits.key.capacity,
+      remaining: a.budget.remaining,
+      reset: a.budget.reset,
+    };
+    return { ...result, budget };
+  }
+
+  /** Records use at most once a minute per key: a write per request would cost every request. */
+  private touch(grant: KeyGrant): void {
+    const now = this.ctx.clock.now();
+    if ((this.lastTouched.get(grant.id) ?? 0) > now - 60_000) return;
+    this.lastTouched.set(grant.id, now);
+    this.ctx.store
+      .write((tx) => tx.keys.touch(grant.id, now))
+      .catch((error: unknown) => this.ctx.log.error('could not record key use', { error: String(error) }));
+  }
+
+  async list(request: ApiRequest & { query: unknown }): Promise<ApiResult<ListResult>> {
+    const a: Access = { request, scope: Scope.read };
+    let query: ReturnType<typeof parseListQuery> | undefined;
+    const refused = await runChecks(
+      API_LIST_ORDER,
+      {
+        ...this.access,
+        query: () => {
+          query = parseListQuery(request.query);
+          return query.ok ? undefined : refusal(query.error.code, query.error.message);
+        },
+      },
+      a,
+    );
+    if (refused) return this.answer(a, { ok: false, refusal: refused });
+    if (!query?.ok) throw new Error('unreachable: the query check passed');
+    const { value } = query;
+    const page = await listPage(this.ctx.store, (a.waitlist as Waitlist).id, value);
+    if (!page) return this.answer(a, { ok: false, refusal: NOT_FOUND });
+    // A key revoked while this page was read must not see it (contract §8: immediate, also in flight).
+    const grant = await this.ctx.store.reads.keys.grant((a.grant as KeyGrant).id);
+    if (grant?.state !== 'active') return { ok: false, refusal: UNAUTHORIZED };
+    this.touch(a.grant as KeyGrant);
+    return this.answer(a, { ok: true, value: { ...page, page: value.page, limit: value.limit } });
+  }
+
+  async create(
+    request: ApiRequest & { ip: string | undefined; readBody: () => Promise<BodyRead> },
+  ): Promise<ApiResult<AcceptedSignup>> {
+    const a: Access = { request, scope: Scope.write };
+    let body: Extract<ReturnType<typeof parseApiCreateBody>, { ok: true }>['value'] | undefined;
+    const settings = () => (a.waitlist as Waitlist).settings;
+    const refused = await runChecks(
+      API_CREATE_ORDER,
+      {
+        ...this.access,
+        body: async () => {
+          const raw = await request.readBody();
+          if (!raw.ok) return raw.refusal;
+          const parsed = parseApiCreateBody(raw.value);
+          if (!parsed.ok) return refusal(parsed.error.code, parsed.error.message);
+          body = parsed.value;
+          return undefined;
+        },
+        email_throttle: () =>
+          emailThrottle(this.ctx, a.waitlist as Waitlist, body?.normalized_email as string),
+        disposable: () => disposableCheck(settings(), body?.email_domain as string),
+        mx: () => mxCheck(this.ctx, settings().mx_check, body?.email_domain as string),
+        // The visitor's country when the backend forwards it, else the calling peer's.
+        geo: () => geoCheck(settings(), body?.client_country ?? countryOf(request.ip)),
+      },
+      a,
+    );
+    if (refused) return this.answer(a, { ok: false, refusal: refused });
+    const grant = a.grant as KeyGrant;
+    const input = body as NonNullable<typeof body>;
+    const waitlistId = (a.waitlist as Waitlist).id;
+    // The key is checked again inside the write: a key revoked while the request was in flight
+    // writes nothing. The activity entry is part of the same write.
+    const result = await this.ctx.store.write(async (tx) => {
+      const fresh = await tx.keys.grant(grant.id);
+      if (fresh?.state !== 'active') return { outcome: 'key_revoked' as const };
+      if (!planAllowsApi(fresh.plan)) return { outcome: 'plan_lost' as const };
+      const signup = await tx.subscribers.signUp(
+        {
+          waitlistId,
+          email: input.email,
+          emailNorm: input.normalized_email,
+          referralCode: input.referral_code,
+        },
+        this.ctx.clock.nowMicros(),
+      );
+      if (signup.outcome === 'waitlist_gone') return signup;
+      await tx.activity.append(
+        {
+          tenantId: grant.tenant_id,
+          actor: { type: 'key', id: grant.id, name: grant.name },
+          action: signup.outcome === 'created' ? 'subscriber.created' : 'subscriber.matched',
+          subjectId: signup.subscriber.id,
+          details: { waitlist_id: waitlistId, new_subscriber: signup.outcome === 'created' },
+        },
+        this.ctx.clock.now(),
+      );
+      return signup;
+    });
+    this.touch(grant);
+    switch (result.outcome) {
+      case 'key_revoked':
+        return { ok: false, refusal: UNAUTHORIZED };
+      case 'plan_lost':
+        return this.answer(a, { ok: false, refusal: FEATURE_NOT_ALLOWED });
+      case 'waitlist_gone':
+        return this.answer(a, { ok: false, refusal: NOT_FOUND });
+      default:
+        return this.answer(a, {
+          ok: true,
+          value: acceptedBody(result.subscriber, settings(), this.ctx.config.appUrl),
+        });
+    }
+  }
+}

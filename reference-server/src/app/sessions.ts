@@ -1,0 +1,72 @@
+/**
+ * Dashboard sign-in and sessions. The throttles live here, not in the form's handler: per
+ * address whatever the email (each attempt costs a scrypt run), and per address and email. A
+ * session id is 256 random bits; the store keeps only its SHA-256.
+ */
+import { randomBytes } from 'node:crypto';
+import { checkEmail } from '@waitlistkit/protocol';
+import { HashingBusy } from '../adapters/passwords.js';
+import { sha256Hex } from '../domain/crypto.js';
+import type { Session } from '../domain/records.js';
+import type { Context } from './context.js';
+import type { Operators } from './operators.js';
+
+export const SESSION_MS = 12 * 60 * 60 * 1000;
+
+export type SignInResult =
+  | { kind: 'signed_in'; sessionId: string }
+  | { kind: 'wrong' }
+  | { kind: 'throttled'; retryAfter: number }
+  | { kind: 'busy'; message: string; retryAfter: number };
+
+export class Sessions {
+  constructor(
+    private readonly ctx: Context,
+    private readonly operators: Operators,
+  ) {}
+
+  async signIn(email: string, password: string, ip: string | undefined): Promise<SignInResult> {
+    const { limiters, limits, clock } = this.ctx;
+    const now = clock.now();
+    const normalized = checkEmail(email);
+    // Per address first, whatever the email: otherwise varying it buys unlimited password checks.
+    const throttle = [
+      limiters.signInIp.take(String(ip), now, limits.signInIp),
+      limiters.signIn.take(`${normalized.ok ? normalized.normalized : email}|${ip}`, now, limits.signIn),
+    ].find((t) => !t.allowed);
+    if (throttle) return { kind: 'throttled', retryAfter: throttle.retryAfter };
+    let operatorId: string | undefined;
+    try {
+      operatorId = password.length <= 1024 ? (await this.operators.signIn(email, password))?.id : undefined;
+    } catch (error) {
+      if (error instanceof HashingBusy) return { kind: 'busy', message: error.message, retryAfter: 5 };
+      throw error;
+    }
+    if (!operatorId) return { kind: 'wrong' };
+    return { kind: 'signed_in', sessionId: await this.start(operatorId) };
+  }
+
+  private async start(operatorId: string): Promise<string> {
+    const id = randomBytes(32).toString('base64url');
+    const now = this.ctx.clock.now();
+    await this.ctx.store.write((tx) =>
+      tx.sessions.insert({
+        idHash: sha256Hex(id),
+        operatorId,
+        csrf: randomBytes(24).toString('base64url'),
+        createdAt: now,
+        expiresAt: now + SESSION_MS,
+      }),
+    );
+    return id;
+  }
+
+  /** The live session of this id and its operator, read fresh: a deleted operator has none. */
+  current(sessionId: string): Promise<Session | undefined> {
+    return this.ctx.store.reads.sessions.find(sha256Hex(sessionId), this.ctx.clock.now());
+  }
+
+  async end(sessionId: string): Promise<void> {
+    await this.ctx.store.write((tx) => tx.sessions.delete(sha256Hex(sessionId)));
+  }
+}

@@ -1,0 +1,265 @@
+/**
+ * Sign-up through the public endpoint: the anti-abuse pipeline of contract §2, in its order,
+ * then one commit. Gate tokens are stateless (signed); a token is redeemed, once, only when every
+ * gate has passed, so the final request of a Challenge-then-PoW flow can carry both. The checks
+ * both create endpoints share after their gates, and the commit, live here too.
+ */
+import {
+  type AcceptedSignup,
+  type ChallengeRequired,
+  ErrorCode,
+  Gate,
+  PUBLIC_RETRY_AFTER_SECONDS,
+  parsePublicSubscribeBody,
+} from '@waitlistkit/protocol';
+import { isDisposable } from '../adapters/disposable.js';
+import { countryOf } from '../adapters/geo.js';
+import { PUBLIC_ORDER, runChecks } from '../domain/checks.js';
+import { geoAllows } from '../domain/gates.js';
+import { isOriginAllowed } from '../domain/origins.js';
+import type { SignupRow, TokenUse, Waitlist } from '../domain/records.js';
+import type { WaitlistSettings } from '../domain/settings.js';
+import {
+  checkChallengeToken,
+  checkPowSolution,
+  issueChallengeToken,
+  issuePowNonce,
+} from '../domain/tokens.js';
+import type { Context } from './context.js';
+import { type BodyRead, type Refusal, refusal } from './refusal.js';
+
+// ------------------------------------------------------------------ shared by both create endpoints
+
+export function emailThrottle(ctx: Context, waitlist: Waitlist, emailNorm: string): Refusal | undefined {
+  if (!waitlist.settings.email_throttle) return undefined;
+  const taken = ctx.limiters.email.take(`${waitlist.id}|${emailNorm}`, ctx.clock.now(), ctx.limits.email);
+  if (taken.allowed) return undefined;
+  return refusal(
+    ErrorCode.rateLimitExceeded,
+    `Too many sign-up attempts for this email address; try again in ${taken.retryAfter} seconds.`,
+    taken.retryAfter,
+  );
+}
+
+export function disposableCheck(settings: WaitlistSettings, domain: string): Refusal | undefined {
+  return settings.block_disposable && isDisposable(domain, settings.disposable_domains)
+    ? refusal(ErrorCode.invalidEmail, 'Disposable email addresses are not accepted.')
+    : undefined;
+}
+
+export async function mxCheck(ctx: Context, enabled: boolean, domain: string): Promise<Refusal | undefined> {
+  if (!enabled) return undefined;
+  if ((await ctx.mx.check(domain)) !== 'rejects') return undefined;
+  return refusal(ErrorCode.invalidEmail, `The domain ${domain} does not accept email (it has no MX record).`);
+}
+
+export function geoCheck(settings: WaitlistSettings, country: string | undefined): Refusal | undefined {
+  if (geoAllows(settings, country)) return undefined;
+  return refusal(
+    ErrorCode.geoRestricted,
+    country
+      ? `Sign-ups from ${country} are not accepted on this waitlist.`
+      : 'Sign-ups from your location are not accepted on this waitlist.',
+  );
+}
+
+/** The 202 body: the subscriber's handles when referrals are on, empty strings otherwise. */
+export function acceptedBody(
+  subscriber: SignupRow,
+  settings: WaitlistSettings,
+  appUrl: string,
+): AcceptedSignup {
+  if (!settings.referrals) return { status: 'accepted', status_token: '', referral_code: '', status_url: '' };
+  return {
+    status: 'accepted',
+    status_token: subscriber.status_token,
+    referral_code: subscriber.referral_code,
+    status_url: `${appUrl}/s/${subscriber.status_token}`,
+  };
+}
+
+// ------------------------------------------------------------------ the public endpoint
+
+export interface PublicSignupInput {
+  waitlistId: string;
+  origin: string | undefined;
+  ip: string | undefined;
+  /** Read only when the checks before it have passed (413/415/400 come after 404 and 429). */
+  readBody: () => Promise<BodyRead>;
+}
+
+/**
+ * `origin` is set once the request's Origin is known to be allowlisted: only then may the
+ * answer carry CORS headers (a `failed` one included: its 500 must be readable too).
+ */
+export type PublicSignupResult = { origin?: string } & (
+  | { kind: 'accepted'; body: AcceptedSignup }
+  | { kind: 'refused'; refusal: Refusal }
+  | { kind: 'gate'; body: ChallengeRequired }
+  | { kind: 'failed'; error: unknown }
+);
+
+type Body = Extract<ReturnType<typeof parsePublicSubscribeBody>, { ok: true }>['value'];
+type Stop = { refusal: Refusal } | { gate: ChallengeRequired };
+
+interface PublicState {
+  input: PublicSignupInput;
+  waitlist?: Waitlist;
+  body?: Body;
+  /** Tokens that passed their gate, to redeem once every gate has passed. */
+  tokens: (TokenUse & { gate: 'challenge' | 'pow' })[];
+}
+
+// Missing or archived waitlist, missing or refused Origin: one answer for all, by design.
+const NOT_FOUND: Stop = { refusal: refusal(ErrorCode.notFound, 'Waitlist not found.') };
+
+export class PublicSignups {
+  private readonly checks;
+
+  constructor(private readonly ctx: Context) {
+    const now = () => ctx.clock.now();
+    const waitlistOf = (s: PublicState) => s.waitlist as Waitlist;
+    const bodyOf = (s: PublicState) => s.body as Body;
+    const newChallenge = (waitlist: Waitlist): Stop => ({
+      gate: {
+        status: 'challenge_required',
+        gate: Gate.challenge,
+        challenge: {
+          token: issueChallengeToken(ctx.secret, waitlist.id, now(), waitlist.settings.challenge_min_age_ms),
+          min_age_ms: waitlist.settings.challenge_min_age_ms,
+        },
+      },
+    });
+    const newPow = (waitlist: Waitlist): Stop => ({
+      gate: {
+        status: 'challenge_required',
+        gate: Gate.pow,
+        pow: {
+          nonce: issuePowNonce(ctx.secret, waitlist.id, now(), waitlist.settings.pow_difficulty),
+          difficulty: waitlist.settings.pow_difficulty,
+        },
+      },
+    });
+    const unused = async (id: string) => (await ctx.store.reads.tokens.used([id])).size === 0;
+
+    this.checks = {
+      waitlist: async (s: PublicState): Promise<Stop | undefined> => {
+        const waitlist = await ctx.store.reads.waitlists.get(s.input.waitlistId);
+        if (!waitlist || waitlist.archived) return NOT_FOUND;
+        s.waitlist = waitlist;
+        return undefined;
+      },
+      origin: (s: PublicState) =>
+        isOriginAllowed(s.input.origin, waitlistOf(s).settings.origins) ? undefined : NOT_FOUND,
+      ip_throttle: (s: PublicState): Stop | undefined => {
+        const waitlist = waitlistOf(s);
+        const limit = { capacity: waitlist.settings.ip_limit, windowMs: 60_000 };
+        if (ctx.limiters.ip.take(`${waitlist.id}|${s.input.ip}`, now(), limit).allowed) return undefined;
+        return {
+          refusal: refusal(
+            ErrorCode.rateLimitExceeded,
+            `Too many sign-up attempts from this address; try again in ${PUBLIC_RETRY_AFTER_SECONDS} seconds.`,
+            PUBLIC_RETRY_AFTER_SECONDS,
+          ),
+        };
+      },
+      body: async (s: PublicState): Promise<Stop | undefined> => {
+        const raw = await s.input.readBody();
+        if (!raw.ok) return { refusal: raw.refusal };
+        const parsed = parsePublicSubscribeBody(raw.value);
+        if (!parsed.ok) return { refusal: refusal(parsed.error.code, parsed.error.message) };
+        s.body = parsed.value;
+        return undefined;
+      },
+      challenge: async (s: PublicState): Promise<Stop | undefined> => {
+        const waitlist = waitlistOf(s);
+        if (!waitlist.settings.challenge) return undefined;
+        const token = s.body?.challenge_token;
+        if (token === undefined) return newChallenge(waitlist);
+        const checked = checkChallengeToken(ctx.secret, waitlist.id, token, now());
+        if (!checked.ok || !(await unused(checked.id))) return newChallenge(waitlist);
+        s.tokens.push({ gate: 'challenge', id: checked.id, expiresAt: checked.expiresAt });
+        return undefined;
+      },
+      pow: async (s: PublicState): Promise<Stop | undefined> => {
+        const waitlist = waitlistOf(s);
+        if (!waitlist.settings.pow) return undefined;
+        const pow = s.body?.pow;
+        if (pow === undefined) return newPow(waitlist);
+        const checked = checkPowSolution(ctx.secret, waitlist.id, pow.nonce, pow.solution, now());
+        if (!checked.ok || !(await unused(checked.id))) return newPow(waitlist);
+        s.tokens.push({ gate: 'pow', id: checked.id, expiresAt: checked.expiresAt });
+        return undefined;
+      },
+      redeem: async (s: PublicState): Promise<Stop | undefined> => {
+        if (s.tokens.length === 0) return undefined;
+        const uses = s.tokens.map(({ id, expiresAt }) => ({ id, expiresAt }));
+        const taken = await ctx.store.write((tx) => tx.tokens.redeem(uses));
+        const lost = s.tokens.find((t) => taken.includes(t.id));
+        if (!lost) return undefined;
+        return lost.gate === 'challenge' ? newChallenge(waitlistOf(s)) : newPow(waitlistOf(s));
+      },
+      email_throttle: (s: PublicState): Stop | undefined =>
+        stop(emailThrottle(ctx, waitlistOf(s), bodyOf(s).normalized_email)),
+      disposable: (s: PublicState): Stop | undefined =>
+        stop(disposableCheck(waitlistOf(s).settings, bodyOf(s).email_domain)),
+      mx: async (s: PublicState): Promise<Stop | undefined> =>
+        stop(await mxCheck(ctx, waitlistOf(s).settings.mx_check, bodyOf(s).email_domain)),
+      geo: (s: PublicState): Stop | undefined =>
+        stop(geoCheck(waitlistOf(s).settings, countryOf(s.input.ip))),
+    };
+  }
+
+  async signUp(input: PublicSignupInput): Promise<PublicSignupResult> {
+    const s: PublicState = { input, tokens: [] };
+    // Only past the origin check is the origin known to be allowed; never echo a refused one.
+    const allowed = () =>
+      s.waitlist && isOriginAllowed(input.origin, s.waitlist.settings.origins)
+        ? { origin: input.origin as string }
+        : {};
+    try {
+      const stopped = await runChecks(PUBLIC_ORDER, this.checks, s);
+      if (stopped) {
+        return 'gate' in stopped
+          ? { kind: 'gate', body: stopped.gate, ...allowed() }
+          : { kind: 'refused', refusal: stopped.refusal, ...allowed() };
+      }
+      const waitlist = s.waitlist as Waitlist;
+      const body = s.body as Body;
+      const signup = { waitlistId: waitlist.id, email: body.email, emailNorm: body.normalized_email };
+      const result =
+        body.referral_code === undefined
+          ? await this.ctx.store.signUpFresh(signup)
+          : await this.ctx.store.write((tx) =>
+              tx.subscribers.signUp(
+                { ...signup, referralCode: body.referral_code },
+                this.ctx.clock.nowMicros(),
+              ),
+            );
+      if (result.outcome === 'waitlist_gone')
+        return { kind: 'refused', refusal: NOT_FOUND_REFUSAL, ...allowed() };
+      return {
+        kind: 'accepted',
+        body: acceptedBody(result.subscriber, waitlist.settings, this.ctx.config.appUrl),
+        ...allowed(),
+      };
+    } catch (error) {
+      return { kind: 'failed', error, ...allowed() };
+    }
+  }
+}
+
+const NOT_FOUND_REFUSAL = (NOT_FOUND as { refusal: Refusal }).refusal;
+const stop = (r: Refusal | undefined): Stop | undefined => (r ? { refusal: r } : undefined);
+
+/** The CORS preflight: the allowlisted origin, or undefined for a missing waitlist or a refused origin. */
+export async function preflightOrigin(
+  ctx: Context,
+  waitlistId: string,
+  origin: string | undefined,
+): Promise<string | undefined> {
+  const waitlist = await ctx.store.reads.waitlists.get(waitlistId);
+  return waitlist && !waitlist.archived && isOriginAllowed(origin, waitlist.settings.origins)
+    ? origin
+    : undefined;
+}

@@ -1,0 +1,48 @@
+/**
+ * Builds what the doors use: the store on the configured database, the adapters, and the use
+ * cases over them. `serve` builds one for the server's lifetime; a command builds one per run.
+ */
+import { type Clock, systemClock } from './adapters/clock.js';
+import type { Logger } from './adapters/logger.js';
+import type { MxChecker } from './adapters/mx.js';
+import { ApiRequests } from './app/api.js';
+import { type Context, type ServerConfig, throttles } from './app/context.js';
+import { Operators } from './app/operators.js';
+import { Sessions } from './app/sessions.js';
+import { PublicSignups } from './app/signup.js';
+import { openSqliteStore } from './store/sqlite/index.js';
+import type { Store } from './store/store.js';
+
+export interface Container extends Context {
+  operators: Operators;
+  sessions: Sessions;
+  signups: PublicSignups;
+  api: ApiRequests;
+}
+
+/** The store on `path`; `oneShot` for a command that runs alone and briefly (one connection). */
+export function openStore(
+  path: string,
+  { oneShot = false, clock = systemClock }: { oneShot?: boolean; clock?: Clock } = {},
+): Promise<Store> {
+  return openSqliteStore(path, { nowMicros: () => clock.nowMicros(), separateReader: !oneShot });
+}
+
+export function createContainer(parts: {
+  store: Store;
+  clock: Clock;
+  secret: string;
+  config: ServerConfig;
+  log: Logger;
+  mx: MxChecker;
+}): Container {
+  const ctx: Context = { ...parts, ...throttles(parts.config.keyRateLimit) };
+  const operators = new Operators(ctx.store, ctx.clock);
+  return {
+    ...ctx,
+    operators,
+    sessions: new Sessions(ctx, operators),
+    signups: new PublicSignups(ctx),
+    api: new ApiRequests(ctx),
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * The records the service keeps, as every floor sees them: the use cases take and return these,
+ * the store adapters read and write them, the doors show them. No storage detail in here.
+ */
+import type { Plan, Scope } from '@waitlistkit/protocol';
+import type { WaitlistSettings } from './settings.js';
+
+export interface Tenant {
+  id: string;
+  name: string;
+  plan: Plan;
+  created_at: string;
+}
+
+export type Role = 'admin' | 'member';
+
+export interface Operator {
+  id: string;
+  tenant_id: string;
+  email: string;
+  role: Role;
+  created_at: string;
+}
+
+export interface OperatorWithSecret extends Operator {
+  password_hash: string;
+}
+
+export interface Waitlist {
+  id: string;
+  tenant_id: string;
+  name: string;
+  archived: boolean;
+  settings: WaitlistSettings;
+  created_at: string;
+  updated_at: string;
+}
+
+export type KeyState = 'active' | 'revoked';
+
+export interface ApiKey {
+  id: string;
+  tenant_id: string;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  state: KeyState;
+  created_at: string;
+  created_by: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+/** A key as a request sees it: with its hash and its tenant's plan, read fresh. */
+export interface KeyGrant {
+  id: string;
+  tenant_id: string;
+  name: string;
+  hash: string;
+  scopes: Scope[];
+  state: KeyState;
+  plan: Plan;
+}
+
+export type ActivityAction =
+  | 'key.created'
+  | 'key.revoked'
+  | 'key.create_refused'
+  | 'key.revoke_refused'
+  | 'subscriber.created'
+  | 'subscriber.matched';
+
+export type Actor = { type: 'operator' | 'key'; id: string; name: string };
+
+export interface ActivityEntry {
+  id: number;
+  at: string;
+  actor: Actor;
+  action: ActivityAction;
+  subject_id: string | null;
+  details: Record<string, unknown>;
+}
+
+/** Appended by ids and names only: never a key value, status token or email. */
+export interface NewActivity {
+  tenantId: string;
+  actor: Actor;
+  action: ActivityAction;
+  subjectId?: string;
+  details?: object;
+}
+
+export interface ActivityFilter {
+  actorType?: 'operator' | 'key';
+  actionPrefix?: string;
+  beforeId?: number;
+  limit?: number;
+}
+
+export interface Session {
+  operator: Operator;
+  csrf: string;
+  expires_at: number;
+}
+
+/** What a sign-up answers with: the subscriber's public handles. */
+export interface SignupRow {
+  id: string;
+  referral_code: string;
+  status_token: string;
+}
+
+export type SignupResult =
+  | { outcome: 'created' | 'matched'; subscriber: SignupRow; credited: string | undefined }
+  | { outcome: 'waitlist_gone' };
+
+export interface SignupInput {
+  waitlistId: string;
+  email: string;
+  emailNorm: string;
+  referralCode: string | undefined;
+}
+
+export interface ListedSubscriber {
+  id: string;
+  email: string;
+  joined_at: string;
+  position: number;
+  referral_code: string;
+  referral_count: number;
+}
+
+export interface ListPage {
+  items: ListedSubscriber[];
+  total: number;
+}
+
+export interface PageQuery {
+  page: number;
+  limit: number;
+  q: string;
+}
+
+export interface StatusView {
+  waitlistId: string;
+  waitlistName: string;
+  archived: boolean;
+  settings: WaitlistSettings;
+  referralCode: string;
+  referralCount: number;
+  position: number;
+  total: number;
+}
+
+/** A Challenge token or PoW nonce to redeem once, remembered until it expires. */
+export interface TokenUse {
+  id: string;
+  expiresAt: number;
+}

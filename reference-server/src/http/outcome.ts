@@ -1,0 +1,26 @@
+/**
+ * An HTTP answer: status, JSON body, headers. The use cases say what happened; this is where it
+ * becomes a status (contract §1: the code decides it) and a Retry-After header.
+ */
+import { ERROR_STATUS, type ErrorCode, Header } from '@waitlistkit/protocol';
+import type { Refusal } from '../app/refusal.js';
+
+export interface Outcome {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export function errorOutcome(code: ErrorCode, message: string, headers?: Record<string, string>): Outcome {
+  return headers
+    ? { status: ERROR_STATUS[code], body: { error: { code, message } }, headers }
+    : { status: ERROR_STATUS[code], body: { error: { code, message } } };
+}
+
+export function refusalOutcome(refusal: Refusal, headers: Record<string, string> = {}): Outcome {
+  const all =
+    refusal.retryAfter === undefined
+      ? headers
+      : { ...headers, [Header.retryAfter]: String(refusal.retryAfter) };
+  return errorOutcome(refusal.code, refusal.message, Object.keys(all).length > 0 ? all : undefined);
+}

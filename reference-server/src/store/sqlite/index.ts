@@ -1,0 +1,115 @@
+/**
+ * The SQLite adapter of the store (`../store.ts`): one file in WAL mode, every write through the
+ * group committer, single reads on a shared reader connection, snapshots on connections of their
+ * own. The repositories bind the statement modules beside this file to a connection.
+ */
+import type { Repositories, Store } from '../store.js';
+import { appendActivity, listActivity } from './activity.js';
+import type { Connection } from './connection.js';
+import { type Database, openDatabase } from './database.js';
+import { findKeyByHash, getGrant, getKey, insertKey, listKeys, revokeKey, touchKey } from './keys.js';
+import { getMeta, putMetaOnce } from './meta.js';
+import { findOperatorByEmail, getOperator, insertOperator, updatePasswordHash } from './operators.js';
+import { deleteExpiredSessions, deleteSession, findSession, insertSession } from './sessions.js';
+import {
+  type FreshSignup,
+  findByStatusToken,
+  insertOrMatchMany,
+  insertOrMatchSubscriber,
+  listSubscribers,
+} from './subscribers.js';
+import { countTenants, getTenant, insertTenant, updatePlan } from './tenants.js';
+import { forgetExpiredTokens, redeemTokens, usedTokens } from './tokens.js';
+import { getWaitlist, insertWaitlist, listWaitlists, saveWaitlist } from './waitlists.js';
+
+export function repositories(db: Connection): Repositories {
+  return {
+    tenants: {
+      insert: (name, plan, now) => insertTenant(db, name, plan, now),
+      get: (id) => getTenant(db, id),
+      setPlan: (id, plan) => updatePlan(db, id, plan),
+      count: () => countTenants(db),
+    },
+    operators: {
+      insert: (fields, now) => insertOperator(db, fields, now),
+      get: (id) => getOperator(db, id),
+      findByEmail: (emailNorm) => findOperatorByEmail(db, emailNorm),
+      replacePasswordHash: (id, before, after) => updatePasswordHash(db, id, before, after),
+    },
+    waitlists: {
+      insert: (tenantId, name, settings, now) => insertWaitlist(db, tenantId, name, settings, now),
+      get: (id) => getWaitlist(db, id),
+      list: (tenantId) => listWaitlists(db, tenantId),
+      save: (before, after, now) => saveWaitlist(db, before, after, now),
+    },
+    keys: {
+      insert: (fields, now) => insertKey(db, fields, now),
+      get: (id) => getKey(db, id),
+      list: (tenantId) => listKeys(db, tenantId),
+      revoke: (id, operatorId, now) => revokeKey(db, id, operatorId, now),
+      findByHash: (hash) => findKeyByHash(db, hash),
+      grant: (id) => getGrant(db, id),
+      touch: (id, now) => touchKey(db, id, now),
+    },
+    subscribers: {
+      signUp: (input, nowUs) => insertOrMatchSubscriber(db, input, nowUs),
+      list: (waitlistId, settings, query) => listSubscribers(db, waitlistId, settings, query),
+      byStatusToken: (token) => findByStatusToken(db, token),
+    },
+    activity: {
+      append: (entry, now) => appendActivity(db, entry, now),
+      list: (tenantId, filter) => listActivity(db, tenantId, filter),
+    },
+    sessions: {
+      insert: (session) => insertSession(db, session),
+      find: (idHash, now) => findSession(db, idHash, now),
+      delete: (idHash) => deleteSession(db, idHash),
+      deleteExpired: (now) => deleteExpiredSessions(db, now),
+    },
+    tokens: {
+      used: (ids) => usedTokens(db, ids),
+      redeem: (tokens) => redeemTokens(db, tokens),
+      forgetExpired: (now) => forgetExpiredTokens(db, now),
+    },
+    meta: {
+      get: (key) => getMeta(db, key),
+      putOnce: (key, value) => putMetaOnce(db, key, value),
+    },
+  };
+}
+
+/** Repositories are plain closures over a connection; each connection gets one set. */
+const bound = new WeakMap<Connection, Repositories>();
+function on(db: Connection): Repositories {
+  let repos = bound.get(db);
+  if (!repos) {
+    repos = repositories(db);
+    bound.set(db, repos);
+  }
+  return repos;
+}
+
+export interface SqliteStoreOptions {
+  /** Microseconds since the epoch: join times, read when a write runs. */
+  nowMicros: () => number;
+  /** False for one-shot commands: one connection does everything. */
+  separateReader?: boolean;
+}
+
+export function storeOver(db: Database, { nowMicros }: Pick<SqliteStoreOptions, 'nowMicros'>): Store {
+  // Fresh sign-ups waiting for the writer share one statement (see insertOrMatchMany).
+  const fresh = (tx: Connection, inputs: readonly FreshSignup[]) =>
+    insertOrMatchMany(tx, inputs, nowMicros());
+  return {
+    reads: on(db.reader),
+    read: (fn) => db.snapshot((tx) => fn(on(tx))),
+    write: (fn) => db.writer.submit((tx) => fn(on(tx))),
+    signUpFresh: (input) => db.writer.joinGroup(fresh, input),
+    close: () => db.close(),
+  };
+}
+
+export async function openSqliteStore(path: string, options: SqliteStoreOptions): Promise<Store> {
+  const db = await openDatabase(path, { separateReader: options.separateReader ?? true });
+  return storeOver(db, options);
+}

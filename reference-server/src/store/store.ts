@@ -1,0 +1,153 @@
+/**
+ * The store: what the use cases in `app/` ask of storage, by aggregate, with no SQL in sight.
+ * SQLite (`store/sqlite/`) is its adapter today; PostgreSQL is meant to be a second one that
+ * changes no use case.
+ *
+ * Three ways in, chosen by what the caller needs to be true:
+ * - `reads`: one statement on committed data, for a question one read answers.
+ * - `read(fn)`: every read of `fn` sees one committed state (a snapshot), for an answer built
+ *   from several reads (a list page ranked by the boost it read).
+ * - `write(fn)`: every read and write of `fn` in one transaction, durable before the promise
+ *   settles; a thrown error undoes all of it.
+ * and one for the hot path, `signUpFresh`, which an adapter may batch with other sign-ups.
+ */
+import type { Plan, Scope } from '@waitlistkit/protocol';
+import type {
+  ActivityEntry,
+  ActivityFilter,
+  ApiKey,
+  KeyGrant,
+  ListPage,
+  NewActivity,
+  Operator,
+  OperatorWithSecret,
+  PageQuery,
+  Role,
+  Session,
+  SignupInput,
+  SignupResult,
+  StatusView,
+  Tenant,
+  TokenUse,
+  Waitlist,
+} from '../domain/records.js';
+import type { WaitlistSettings } from '../domain/settings.js';
+
+export interface Tenants {
+  insert(name: string, plan: Plan, now: number): Promise<Tenant>;
+  get(id: string): Promise<Tenant | undefined>;
+  /** False when there is no such tenant. */
+  setPlan(id: string, plan: Plan): Promise<boolean>;
+  count(): Promise<number>;
+}
+
+export interface Operators {
+  insert(
+    fields: { tenantId: string; email: string; emailNorm: string; role: Role; passwordHash: string },
+    now: number,
+  ): Promise<Operator>;
+  get(id: string): Promise<Operator | undefined>;
+  findByEmail(emailNorm: string): Promise<OperatorWithSecret | undefined>;
+  /** Replaces the hash unless it changed since `before` was read. */
+  replacePasswordHash(id: string, before: string, after: string): Promise<void>;
+}
+
+export interface Waitlists {
+  insert(tenantId: string, name: string, settings: WaitlistSettings, now: number): Promise<Waitlist>;
+  get(id: string): Promise<Waitlist | undefined>;
+  list(tenantId: string): Promise<Waitlist[]>;
+  /** Writes name, settings and archived; re-ranks the line when the boost changed. */
+  save(
+    before: Waitlist,
+    after: { name: string; settings: WaitlistSettings; archived: boolean },
+    now: number,
+  ): Promise<Waitlist>;
+}
+
+export interface Keys {
+  insert(
+    fields: {
+      tenantId: string;
+      name: string;
+      prefix: string;
+      hash: string;
+      scopes: readonly Scope[];
+      createdBy: string;
+    },
+    now: number,
+  ): Promise<ApiKey>;
+  get(id: string): Promise<ApiKey | undefined>;
+  list(tenantId: string): Promise<ApiKey[]>;
+  revoke(id: string, operatorId: string, now: number): Promise<void>;
+  findByHash(hash: string): Promise<KeyGrant | undefined>;
+  /** The key's state and its tenant's plan, read fresh. */
+  grant(id: string): Promise<Pick<KeyGrant, 'state' | 'plan'> | undefined>;
+  touch(id: string, now: number): Promise<void>;
+}
+
+export interface Subscribers {
+  /**
+   * Creates the subscriber or matches the one with the same normalised email, crediting a valid
+   * referral code of the same waitlist. Writes nothing for a missing or archived waitlist.
+   */
+  signUp(input: SignupInput, nowUs: number): Promise<SignupResult>;
+  /** A page of the line in position order, optionally filtered by a literal substring. */
+  list(waitlistId: string, settings: WaitlistSettings, query: PageQuery): Promise<ListPage>;
+  byStatusToken(token: string): Promise<StatusView | undefined>;
+}
+
+export interface Activity {
+  append(entry: NewActivity, now: number): Promise<void>;
+  /** Newest first. */
+  list(tenantId: string, filter?: ActivityFilter): Promise<ActivityEntry[]>;
+}
+
+export interface Sessions {
+  insert(session: {
+    idHash: string;
+    operatorId: string;
+    csrf: string;
+    createdAt: number;
+    expiresAt: number;
+  }): Promise<void>;
+  /** The live session with this hash and its operator, read fresh. */
+  find(idHash: string, now: number): Promise<Session | undefined>;
+  delete(idHash: string): Promise<void>;
+  deleteExpired(now: number): Promise<void>;
+}
+
+export interface UsedTokens {
+  /** The ids among `ids` already redeemed. */
+  used(ids: readonly string[]): Promise<Set<string>>;
+  /** Records the tokens as redeemed; resolves to the ids someone else redeemed first. */
+  redeem(tokens: readonly TokenUse[]): Promise<string[]>;
+  forgetExpired(now: number): Promise<void>;
+}
+
+/** Server-wide values: the token secret, the demo's ids. */
+export interface Meta {
+  get(key: string): Promise<string | undefined>;
+  /** Stores `value` unless the key exists; resolves to the stored value either way. */
+  putOnce(key: string, value: string): Promise<string>;
+}
+
+export interface Repositories {
+  tenants: Tenants;
+  operators: Operators;
+  waitlists: Waitlists;
+  keys: Keys;
+  subscribers: Subscribers;
+  activity: Activity;
+  sessions: Sessions;
+  tokens: UsedTokens;
+  meta: Meta;
+}
+
+export interface Store {
+  readonly reads: Repositories;
+  read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  write<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** A fresh public sign-up without a referral code: `Subscribers.signUp`, batched when it can be. */
+  signUpFresh(input: Omit<SignupInput, 'referralCode'>): Promise<SignupResult>;
+  close(): Promise<void>;
+}

@@ -1,6 +1,7 @@
-import { resolveOptions, type WaitlistClientOptions } from './options.js';
+import { resolveOptions } from './options.js';
 import { Subscribers } from './subscribers.js';
 import { Transport } from './transport.js';
+import type { WaitlistClientOptions } from './types.js';
 
 /**
  * The customer API of the waitlist service. Construction checks the options, the API key's

@@ -8,7 +8,6 @@ export type {
 export { ErrorCode } from '@waitlistkit/protocol';
 export { WaitlistClient } from './client.js';
 export * from './errors.js';
-export type { WaitlistClientOptions } from './options.js';
 export type { RateLimit } from './rate-limit.js';
 export type {
   CreateParams,
@@ -19,4 +18,4 @@ export type {
   Subscribers,
   WithRateLimit,
 } from './subscribers.js';
-export type { RequestOptions } from './transport.js';
+export type { RequestOptions, WaitlistClientOptions } from './types.js';

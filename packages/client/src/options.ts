@@ -2,22 +2,7 @@
 import { parseApiKey } from '@waitlistkit/protocol';
 import { InvalidApiKeyError } from './errors.js';
 import { type Sleep, sleep } from './retry.js';
-import type { RequestOptions, TransportConfig } from './transport.js';
-
-export interface WaitlistClientOptions {
-  /** A key from the dashboard (`wlk_live_…`). Its format and checksum are checked here. */
-  apiKey: string;
-  /** The service's address ({base_url} of the spec), e.g. `https://waitlist.example.com`. */
-  baseUrl: string | URL;
-  /** Milliseconds each attempt may take, body included. Default 30 000. */
-  timeout?: number;
-  /** Retries after the first attempt, on 429, 5xx and connection failures. Default 2. */
-  maxRetries?: number;
-  /** Longest `Retry-After` the client waits out, in milliseconds; longer ones fail at once. Default 60 000. */
-  maxRetryAfter?: number;
-  /** A fetch implementation; the global `fetch` by default. */
-  fetch?: typeof globalThis.fetch;
-}
+import type { RequestOptions, TransportConfig, WaitlistClientOptions } from './types.js';
 
 export const DEFAULT_TIMEOUT = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;

@@ -14,7 +14,8 @@ import {
 } from '@waitlistkit/protocol';
 import * as z from 'zod/mini';
 import type { RateLimit } from './rate-limit.js';
-import type { RequestOptions, Transport } from './transport.js';
+import type { Transport } from './transport.js';
+import type { RequestOptions } from './types.js';
 
 /**
  * A wire object with the rate-limit headers of its answer beside it. `rateLimit` is camelCase

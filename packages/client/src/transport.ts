@@ -14,44 +14,10 @@ import ky, { type KyInstance } from 'ky';
 import type * as z from 'zod/mini';
 import { AbortError, ConnectionError, TimeoutError, WaitlistError } from './errors.js';
 import { checkRequestOptions } from './options.js';
-import { type RateLimit, readRateLimit } from './rate-limit.js';
+import { readRateLimit } from './rate-limit.js';
 import { type Answer, readSuccess, toApiError } from './response.js';
-import { type RetryPolicy, retryDelay, type Sleep } from './retry.js';
-
-/** Options accepted by every method, overriding the client's for that call. */
-export interface RequestOptions {
-  /** Aborts the call, including a wait between retries; the call then throws `AbortError`. */
-  signal?: AbortSignal;
-  /** Milliseconds each attempt may take, body included. */
-  timeout?: number;
-  /** Retries after the first attempt. */
-  maxRetries?: number;
-}
-
-export interface TransportConfig extends RetryPolicy {
-  /** Absolute, ending in `/`. */
-  baseUrl: string;
-  apiKey: string;
-  timeout: number;
-  fetch: typeof globalThis.fetch | undefined;
-  sleep: Sleep;
-}
-
-export interface Call<S extends z.ZodMiniType> {
-  method: 'get' | 'post';
-  /** Relative to the base URL, without a leading `/`. */
-  path: string;
-  searchParams?: Record<string, string>;
-  json?: unknown;
-  schema: S;
-  /** The schema's name, for error messages. */
-  label: string;
-}
-
-export interface Result<T> {
-  data: T;
-  rateLimit: RateLimit;
-}
+import { type RetryPolicy, retryDelay } from './retry.js';
+import type { Call, RequestOptions, Result, TransportConfig } from './types.js';
 
 function aborted(signal: AbortSignal): AbortError {
   return new AbortError('The call was aborted by its signal.', { cause: signal.reason });

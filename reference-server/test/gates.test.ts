@@ -30,17 +30,28 @@ describe('Challenge gate', () => {
     });
   });
 
-  it('asks for a challenge, refuses it early, accepts it after min_age_ms, and only once', async () => {
+  it('asks for a challenge and refuses it early with a fresh one', async () => {
+    // A min age far above any delay of a busy machine: the token is surely still too young.
+    const slow = await h.tenant({
+      waitlist: ['--origins', ORIGIN, '--challenge', 'on', '--challenge-min-age-ms', '60000'],
+    });
+    const first = await gate(await publicPost(h.server, slow.waitlistId, { email: 'c1@example.com' }));
+    if (first.gate !== 'challenge') throw new Error('expected the challenge gate');
+    expect(first.challenge.min_age_ms).toBe(60_000);
+    const token = first.challenge.token;
+    const early = await gate(
+      await publicPost(h.server, slow.waitlistId, { email: 'c1@example.com', challenge_token: token }),
+    );
+    expect(early.gate).toBe('challenge');
+    if (early.gate === 'challenge') expect(early.challenge.token).not.toBe(token);
+  });
+
+  it('accepts a challenge after min_age_ms, and only once', async () => {
     const first = await gate(await publicPost(h.server, t.waitlistId, { email: 'c1@example.com' }));
     if (first.gate !== 'challenge') throw new Error('expected the challenge gate');
     const received = Date.now();
     expect(first.challenge.min_age_ms).toBe(300);
     const token = first.challenge.token;
-    const early = await gate(
-      await publicPost(h.server, t.waitlistId, { email: 'c1@example.com', challenge_token: token }),
-    );
-    expect(early.gate).toBe('challenge');
-    if (early.gate === 'challenge') expect(early.challenge.token).not.toBe(token);
     // The protocol itself makes the client wait; this waits exactly as long as the server asked.
     await waitUntil(received + 300);
     const ok = await publicPost(h.server, t.waitlistId, { email: 'c1@example.com', challenge_token: token });

@@ -18,12 +18,20 @@ export interface DnsServer {
   close(): Promise<void>;
 }
 
-export async function startDnsServer(zones: Record<string, MxRecordSpec[]>): Promise<DnsServer> {
+export interface DnsServerOptions {
+  /** Awaited before each answer is sent: a test can hold a lookup while it acts. */
+  beforeAnswer?: (name: string) => Promise<void> | void;
+}
+
+export async function startDnsServer(
+  zones: Record<string, MxRecordSpec[]>,
+  options: DnsServerOptions = {},
+): Promise<DnsServer> {
   const { Packet } = dns2;
   const queries: string[] = [];
   const server = dns2.createServer({
     udp: true,
-    handle: (request, send) => {
+    handle: async (request, send) => {
       const response = Packet.createResponseFromRequest(request);
       const question = request.questions[0];
       const name = (question?.name ?? '').toLowerCase().replace(/\.$/, '');
@@ -37,6 +45,7 @@ export async function startDnsServer(zones: Record<string, MxRecordSpec[]>): Pro
           response.answers.push(answer as unknown as (typeof response.answers)[number]);
         }
       }
+      await options.beforeAnswer?.(name);
       void send(response);
     },
   });

@@ -32,6 +32,8 @@ export interface StartOptions {
   db: string;
   env?: Record<string, string | undefined>;
   args?: string[];
+  /** `--port`: 0 (a free port) when absent; `null` gives no `--port`, so the server reads `PORT`. */
+  port?: number | null;
   /** Start through `pnpm -s waitlist-server` instead of the built file directly. */
   viaPnpm?: boolean;
   timeoutMs?: number;
@@ -44,7 +46,8 @@ process.once('exit', () => {
 });
 
 export function startServer(options: StartOptions): Promise<RunningServer> {
-  const args = ['serve', '--port', '0', '--db', options.db, ...(options.args ?? [])];
+  const port = options.port === null ? [] : ['--port', String(options.port ?? 0)];
+  const args = ['serve', ...port, '--db', options.db, ...(options.args ?? [])];
   const [command, prefix] = options.viaPnpm
     ? [pnpmCommand()[0], [...pnpmCommand()[1], '-s', 'waitlist-server']]
     : [process.execPath, [CLI_PATH]];

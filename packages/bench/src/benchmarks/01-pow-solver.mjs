@@ -3,9 +3,11 @@
  * worker_threads: the same engine function the browser runs in Blob workers), on one worker and
  * on all of them, beside what one core can do and what other solvers do, in the same run:
  *
- * - openssl speed -evp sha256 -bytes 64: native SHA-256 of 64-byte messages, the physical limit
- *   on one core (each such message is two compressions; a try of ours is one, for the server's
- *   63-character nonces);
+ * - openssl speed -evp sha256 -bytes 16384, in compressions per second: native SHA-256 on one core,
+ *   the physical limit, and the baseline of the goal, since a try of ours is one compression (the
+ *   server's 63-character nonce and ':' fill one block, whose midstate is reused);
+ * - openssl speed -evp sha256 -bytes 64, in messages per second: the old baseline, kept to show
+ *   how generous it was (each message is two compressions and one call's overhead);
  * - node:crypto SHA-256 in a loop over `nonce:i`;
  * - hash-wasm's SHA-256 through its public API, with the midstate saved and loaded per try (what
  *   "use hash-wasm" would naturally give);
@@ -119,10 +121,11 @@ function capRate(ms) {
   return (tries * 1000) / spent;
 }
 
-function opensslRate(seconds) {
+/** openssl's SHA-256 of `bytes`-byte messages on one core, in bytes per second. */
+function opensslBytesRate(seconds, bytes) {
   const out = execFileSync(
     'openssl',
-    ['speed', '-seconds', String(seconds), '-evp', 'sha256', '-bytes', '64'],
+    ['speed', '-seconds', String(seconds), '-evp', 'sha256', '-bytes', String(bytes)],
     {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -130,8 +133,7 @@ function opensslRate(seconds) {
   );
   const line = out.split('\n').find((l) => /^sha256\s+[\d.]+k/i.test(l.trim()));
   if (!line) throw new Error(`could not read openssl speed output:\n${out}`);
-  const kBytes = Number(line.trim().split(/\s+/)[1]?.replace(/k$/, ''));
-  return (kBytes * 1000) / 64;
+  return Number(line.trim().split(/\s+/)[1]?.replace(/k$/, '')) * 1000;
 }
 
 export default {
@@ -142,7 +144,18 @@ export default {
     const rounds = ctx.smoke ? 1 : 3;
     const ms = ctx.smoke ? 400 : 2000;
     const cores = availableParallelism();
-    const runs = { one: [], all: [], js: [], openssl: [], node: [], hashWasm: [], altcha: [], cap: [] };
+    const seconds = Math.max(1, Math.round(ms / 1000));
+    const runs = {
+      one: [],
+      all: [],
+      js: [],
+      block: [],
+      message: [],
+      node: [],
+      hashWasm: [],
+      altcha: [],
+      cap: [],
+    };
     let wasm = false;
     for (let r = 0; r < rounds; r++) {
       const one = await widgetRate(solvePow, { workers: 1 }, ms);
@@ -150,7 +163,9 @@ export default {
       runs.one.push(one.rate);
       runs.all.push((await widgetRate(solvePow, { workers: cores }, ms)).rate);
       runs.js.push((await widgetRate(solvePow, { workers: 1, js: true }, ms)).rate);
-      runs.openssl.push(opensslRate(Math.max(1, Math.round(ms / 1000))));
+      // 16 KiB messages: the padding block and the per-call overhead are under 1 % of the time.
+      runs.block.push(opensslBytesRate(seconds, 16384) / 64);
+      runs.message.push(opensslBytesRate(seconds, 64) / 64);
       runs.node.push(nodeCryptoRate(ms));
       runs.hashWasm.push(await hashWasmRate(ms));
       runs.altcha.push(await altchaRate(ms));
@@ -160,13 +175,13 @@ export default {
     const m = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, median(v)]));
     // Ratios per round, then the median: the rounds share the machine's state of the moment.
     const perRound = (a, b) => median(runs[a].map((x, i) => x / runs[b][i]));
-    const toOpenssl = perRound('one', 'openssl');
+    const toOpenssl = perRound('one', 'block');
     const scaling = perRound('all', 'one');
     const row = (name, key, extra = {}) => ({
       name,
       value: mhs(m[key]),
-      baseline: mhs(m.openssl),
-      ratio: fmtRatio(perRound(key, 'openssl')),
+      ratio: fmtRatio(perRound(key, 'block')),
+      perMessage: fmtRatio(perRound(key, 'message')),
       ...extra,
     });
     return {
@@ -175,12 +190,14 @@ export default {
           title: 'Item 1: Proof of Work solver (hashes per second)',
           intro:
             `${rounds} round(s) of ${ms / 1000} s per solver, interleaved; median rate, ratios per round. ` +
-            `Baseline: openssl's SHA-256 of 64-byte messages on one core. The widget's solver runs in Node worker_threads ` +
+            `Baseline: openssl's SHA-256 on one core in compressions per second (16 KiB messages), as one try of the widget is one compression; ` +
+            `the ratio to its 64-byte messages per second, the old baseline, is beside it. The widget's solver runs in Node worker_threads ` +
             `(the engine the browser runs in Blob workers) on a 63-character nonce, as the server issues. ${cores} cores.`,
           rows: [
-            row('openssl speed -evp sha256 -bytes 64 (one core, baseline)', 'openssl'),
+            row('openssl speed -evp sha256 -bytes 16384, compressions (one core, baseline)', 'block'),
+            row('openssl speed -evp sha256 -bytes 64, messages (one core)', 'message'),
             row('widget solver, one worker (WebAssembly kernel)', 'one', {
-              goal: '≥ 0.5× openssl',
+              goal: '≥ 0.5× openssl per compression',
               met: toOpenssl >= 0.5 ? 'yes' : 'NO',
             }),
             row(`widget solver, ${cores} workers`, 'all', {
@@ -198,14 +215,18 @@ export default {
           columns: [
             { key: 'name', header: 'solver' },
             { key: 'value', header: 'rate' },
-            { key: 'baseline', header: 'baseline: openssl' },
-            { key: 'ratio', header: '÷ openssl' },
+            { key: 'ratio', header: '÷ openssl per compression' },
+            { key: 'perMessage', header: '÷ openssl per 64-byte message' },
             { key: 'extra', header: 'scaling' },
             { key: 'goal', header: 'goal' },
             { key: 'met', header: 'met' },
           ],
           notes: [
-            `Tries per second; one try of the widget is one SHA-256 compression (the nonce's midstate is reused), one openssl message is two (${fmtInt(m.openssl)} messages/s).`,
+            `Tries per second; one try of the widget is one SHA-256 compression (the nonce's midstate is reused). ` +
+              `openssl does ${fmtInt(m.block)} compressions/s on 16 KiB messages but ${fmtInt(m.message)} 64-byte messages/s, ` +
+              `${fmtRatio(2 * perRound('message', 'block'))} of that in compressions (each message is two, plus a call's overhead): ` +
+              `a ratio per 64-byte message is ${fmtRatio(perRound('block', 'message'))} the ratio per compression. ` +
+              "openssl uses the CPU's SHA instructions where it has them; WebAssembly has none.",
             'ALTCHA and Cap are counted by the tries their answers prove: both count up from 0, so tries = answer + 1.',
           ],
         },

@@ -3,10 +3,8 @@
  * cases over them. `serve` builds one for the server's lifetime; a command builds one per run.
  */
 import { type Clock, systemClock } from './adapters/clock.js';
-import type { Logger } from './adapters/logger.js';
-import type { MxChecker } from './adapters/mx.js';
 import { ApiRequests } from './app/api.js';
-import { type Context, type ServerConfig, throttles } from './app/context.js';
+import { type Context, throttles } from './app/context.js';
 import { Operators } from './app/operators.js';
 import { Sessions } from './app/sessions.js';
 import { PublicSignups } from './app/signup.js';
@@ -28,14 +26,7 @@ export function openStore(
   return openSqliteStore(path, { nowMicros: () => clock.nowMicros(), separateReader: !oneShot });
 }
 
-export function createContainer(parts: {
-  store: Store;
-  clock: Clock;
-  secret: string;
-  config: ServerConfig;
-  log: Logger;
-  mx: MxChecker;
-}): Container {
+export function createContainer(parts: Omit<Context, keyof ReturnType<typeof throttles>>): Container {
   const ctx: Context = { ...parts, ...throttles(parts.config.keyRateLimit) };
   const operators = new Operators(ctx.store, ctx.clock);
   return {

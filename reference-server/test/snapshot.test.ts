@@ -113,17 +113,17 @@ describe('one snapshot per answer', () => {
       ...db,
       snapshot: (read) => db.snapshot((tx) => read(interleaved(tx, setBoost(id, 7)))),
     });
-    const page = await listPage(racing, id, { page: 1, limit: 50, q: '' });
+    const page = await listPage(racing, id, { page: 1, limit: 50, q: '', status: 'waiting' });
     expect(page?.items.map((s) => s.id)).toEqual(before);
     expect(page?.items.map((s) => s.position)).toEqual(before.map((_, i) => i + 1));
     // The next answer sees the new boost, whole.
-    const next = await listPage(store(db), id, { page: 1, limit: 50, q: '' });
+    const next = await listPage(store(db), id, { page: 1, limit: 50, q: '', status: 'waiting' });
     expect(next?.items.map((s) => s.id)).toEqual(after);
 
     // Without a snapshot the same interleaving tears the answer: the check can fail.
     await setBoost(id, 0)();
     const torn = store({ ...db, snapshot: (read) => read(interleaved(db.reader, setBoost(id, 7))) });
-    const broken = await listPage(torn, id, { page: 1, limit: 50, q: '' });
+    const broken = await listPage(torn, id, { page: 1, limit: 50, q: '', status: 'waiting' });
     const ids = broken?.items.map((s) => s.id);
     expect(ids).not.toEqual(before);
     expect(ids).not.toEqual(after);

@@ -6,6 +6,7 @@
 import {
   type AcceptedSignup,
   ErrorCode,
+  parseAdmissionsBody,
   parseApiCreateBody,
   parseApiKey,
   parseListQuery,
@@ -13,11 +14,19 @@ import {
   Scope,
 } from '@waitlistkit/protocol';
 import { countryOf } from '../adapters/geo.js';
-import { API_CREATE_ORDER, API_LIST_ORDER, runChecks } from '../domain/checks.js';
+import {
+  API_ADMIT_ORDER,
+  API_CREATE_ORDER,
+  API_LIST_ORDER,
+  API_SUBSCRIBER_ORDER,
+  runChecks,
+} from '../domain/checks.js';
 import { constantTimeEqual, sha256Hex } from '../domain/crypto.js';
-import type { KeyGrant, ListPage, Waitlist } from '../domain/records.js';
+import type { Admission, KeyGrant, ListedSubscriber, ListPage, Waitlist } from '../domain/records.js';
 import type { Bucket, Take } from '../domain/throttle.js';
+import type { Repositories } from '../store/store.js';
 import type { Context } from './context.js';
+import { admitIn, eraseIn, scrubAfterErasure, type Who } from './lifecycle.js';
 import { type BodyRead, type Refusal, refusal } from './refusal.js';
 import { acceptedBody, disposableCheck, emailThrottle, geoCheck, mxCheck } from './signup.js';
 import { listPage } from './subscribers.js';
@@ -28,6 +37,7 @@ const UNAUTHORIZED = refusal(
   'The API key is missing, malformed, unknown or revoked.',
 );
 const NOT_FOUND = refusal(ErrorCode.notFound, 'Waitlist not found.');
+const NO_SUBSCRIBER = refusal(ErrorCode.notFound, 'Subscriber not found.');
 const FEATURE_NOT_ALLOWED = refusal(
   ErrorCode.featureNotAllowed,
   "API access needs the Pro or Team plan; this tenant's plan lacks it.",
@@ -57,6 +67,9 @@ interface Access {
 }
 
 export type ListResult = ListPage & { page: number; limit: number };
+
+/** What a write re-checks inside its transaction: a key revoked, or a plan lost, while in flight. */
+type Recheck = 'key_revoked' | 'plan_lost';
 
 export class ApiRequests {
   private readonly lastTouched = new Map<string, number>();
@@ -223,5 +236,107 @@ export class ApiRequests {
           value: acceptedBody(result.subscriber, settings(), this.ctx.config.appUrl),
         });
     }
+  }
+
+  /** The key checked again inside a write: a key revoked while the request was in flight writes nothing. */
+  private async recheck(tx: Repositories, grant: KeyGrant): Promise<Recheck | undefined> {
+    const fresh = await tx.keys.grant(grant.id);
+    if (fresh?.state !== 'active') return 'key_revoked';
+    return planAllowsApi(fresh.plan) ? undefined : 'plan_lost';
+  }
+
+  private refusedBy<T>(a: Access, outcome: Recheck): ApiResult<T> {
+    return outcome === 'key_revoked'
+      ? { ok: false, refusal: UNAUTHORIZED }
+      : this.answer(a, { ok: false, refusal: FEATURE_NOT_ALLOWED });
+  }
+
+  private who(grant: KeyGrant): Who {
+    return { tenantId: grant.tenant_id, actor: { type: 'key', id: grant.id, name: grant.name } };
+  }
+
+  /** The checks of one subscriber's endpoints: access, then the subscriber on this waitlist. */
+  private async subscriberAccess(request: ApiRequest & { subscriberId: string }, scope: Scope) {
+    const a: Access = { request, scope };
+    let subscriber: ListedSubscriber | undefined;
+    const refused = await runChecks(
+      API_SUBSCRIBER_ORDER,
+      {
+        ...this.access,
+        subscriber: async () => {
+          const waitlist = a.waitlist as Waitlist;
+          subscriber = await this.ctx.store.read((tx) =>
+            tx.subscribers.get(waitlist.id, waitlist.settings, request.subscriberId),
+          );
+          return subscriber ? undefined : NO_SUBSCRIBER;
+        },
+      },
+      a,
+    );
+    return { a, refused, subscriber };
+  }
+
+  async get(request: ApiRequest & { subscriberId: string }): Promise<ApiResult<ListedSubscriber>> {
+    const { a, refused, subscriber } = await this.subscriberAccess(request, Scope.read);
+    if (refused) return this.answer(a, { ok: false, refusal: refused });
+    // As for a page: a key revoked while the subscriber was read must not see it.
+    const grant = await this.ctx.store.reads.keys.grant((a.grant as KeyGrant).id);
+    if (grant?.state !== 'active') return { ok: false, refusal: UNAUTHORIZED };
+    this.touch(a.grant as KeyGrant);
+    return this.answer(a, { ok: true, value: subscriber as ListedSubscriber });
+  }
+
+  async admit(
+    request: ApiRequest & { readBody: () => Promise<BodyRead> },
+  ): Promise<ApiResult<{ items: ListedSubscriber[] }>> {
+    const a: Access = { request, scope: Scope.write };
+    let admission: Admission | undefined;
+    const refused = await runChecks(
+      API_ADMIT_ORDER,
+      {
+        ...this.access,
+        body: async () => {
+          const raw = await request.readBody();
+          if (!raw.ok) return raw.refusal;
+          const parsed = parseAdmissionsBody(raw.value);
+          if (!parsed.ok) return refusal(parsed.error.code, parsed.error.message);
+          admission = parsed.value;
+          return undefined;
+        },
+      },
+      a,
+    );
+    if (refused) return this.answer(a, { ok: false, refusal: refused });
+    const grant = a.grant as KeyGrant;
+    const result = await this.ctx.store.write(async (tx) => {
+      const stale = await this.recheck(tx, grant);
+      if (stale) return stale;
+      return (
+        (await admitIn(tx, this.ctx.clock, this.who(grant), request.waitlistId, admission as Admission)) ??
+        'gone'
+      );
+    });
+    this.touch(grant);
+    if (result === 'gone') return this.answer(a, { ok: false, refusal: NOT_FOUND });
+    if (typeof result === 'string') return this.refusedBy(a, result);
+    return this.answer(a, { ok: true, value: { items: result } });
+  }
+
+  async erase(request: ApiRequest & { subscriberId: string }): Promise<ApiResult<null>> {
+    const { a, refused } = await this.subscriberAccess(request, Scope.write);
+    if (refused) return this.answer(a, { ok: false, refusal: refused });
+    const grant = a.grant as KeyGrant;
+    const result = await this.ctx.store.write(async (tx) => {
+      const stale = await this.recheck(tx, grant);
+      if (stale) return stale;
+      return eraseIn(tx, this.ctx.clock, this.who(grant), request.waitlistId, request.subscriberId);
+    });
+    this.touch(grant);
+    if (result === false) return this.answer(a, { ok: false, refusal: NO_SUBSCRIBER });
+    if (typeof result === 'string') return this.refusedBy(a, result);
+    await scrubAfterErasure(this.ctx.store, (error) =>
+      this.ctx.log.error('scrub after erasure failed', { error: String(error) }),
+    );
+    return this.answer(a, { ok: true, value: null });
   }
 }

@@ -25,7 +25,12 @@ export function eachPage(
     const waitlist = await tx.waitlists.get(waitlistId);
     if (!waitlist) return;
     for (let page = 1; ; page++) {
-      const chunk = await tx.subscribers.list(waitlist.id, waitlist.settings, { page, limit: 1000, q });
+      const chunk = await tx.subscribers.list(waitlist.id, waitlist.settings, {
+        page,
+        limit: 1000,
+        q,
+        status: 'waiting',
+      });
       onPage(chunk.items);
       if (chunk.items.length < 1000) return;
     }

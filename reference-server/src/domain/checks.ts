@@ -3,12 +3,17 @@
  * `runChecks` calls them in the contract's order and stops at the first that answers, so the
  * order lives here once and cannot drift between endpoints.
  */
-export const API_CREATE_ORDER = [
+/** What every customer API request passes first, in this order. */
+export const API_ACCESS_ORDER = [
   'auth', // 401
   'key_budget', // 429, counted for every authenticated request
   'plan', // 403 feature_not_allowed
   'scope', // 403 insufficient_scope
   'waitlist', // 404: missing, archived, or another tenant's
+] as const;
+
+export const API_CREATE_ORDER = [
+  ...API_ACCESS_ORDER,
   'body', // 400
   'email_throttle', // 429
   'disposable', // 400 invalid_email
@@ -16,7 +21,10 @@ export const API_CREATE_ORDER = [
   'geo', // 403 geo_restricted
 ] as const;
 
-export const API_LIST_ORDER = ['auth', 'key_budget', 'plan', 'scope', 'waitlist', 'query'] as const;
+export const API_LIST_ORDER = [...API_ACCESS_ORDER, 'query'] as const;
+/** GET and DELETE of one subscriber: an unknown id, or one of another waitlist, is a 404 too. */
+export const API_SUBSCRIBER_ORDER = [...API_ACCESS_ORDER, 'subscriber'] as const;
+export const API_ADMIT_ORDER = [...API_ACCESS_ORDER, 'body'] as const;
 
 export const PUBLIC_ORDER = [
   'waitlist', // 404 (and the origin below: one status for every refusal)

@@ -2,7 +2,7 @@
  * The records the service keeps, as every floor sees them: the use cases take and return these,
  * the store adapters read and write them, the doors show them. No storage detail in here.
  */
-import type { Plan, Scope } from '@waitlistkit/protocol';
+import type { Plan, Scope, SubscriberStatus } from '@waitlistkit/protocol';
 import type { WaitlistSettings } from './settings.js';
 
 export interface Tenant {
@@ -68,7 +68,9 @@ export type ActivityAction =
   | 'key.create_refused'
   | 'key.revoke_refused'
   | 'subscriber.created'
-  | 'subscriber.matched';
+  | 'subscriber.matched'
+  | 'subscriber.admitted'
+  | 'subscriber.erased';
 
 export type Actor = { type: 'operator' | 'key'; id: string; name: string };
 
@@ -121,14 +123,21 @@ export interface SignupInput {
   referralCode: string | undefined;
 }
 
+/** A subscriber as every answer shows it (contract §12): `position` is null once admitted. */
 export interface ListedSubscriber {
   id: string;
   email: string;
   joined_at: string;
-  position: number;
+  position: number | null;
   referral_code: string;
   referral_count: number;
+  status: SubscriberStatus;
+  admitted_at: string | null;
+  confirmed: boolean;
 }
+
+/** Who to let in: the first `count` of the line, or exactly these ids. */
+export type Admission = { count: number } | { subscriberIds: string[] };
 
 export interface ListPage {
   items: ListedSubscriber[];
@@ -139,6 +148,7 @@ export interface PageQuery {
   page: number;
   limit: number;
   q: string;
+  status: SubscriberStatus;
 }
 
 export interface StatusView {
@@ -148,7 +158,10 @@ export interface StatusView {
   settings: WaitlistSettings;
   referralCode: string;
   referralCount: number;
-  position: number;
+  admitted: boolean;
+  /** Place in line; null once admitted. */
+  position: number | null;
+  /** Subscribers waiting. */
   total: number;
 }
 

@@ -20,7 +20,8 @@ function reply<T>(res: Response, result: ApiResult<T>, status: number): void {
     });
   }
   if (result.ok) {
-    send(res, { status, body: result.value });
+    if (result.value === null) res.status(status).end();
+    else send(res, { status, body: result.value });
     return;
   }
   const { refusal } = result;
@@ -49,6 +50,18 @@ export function apiRouter(app: Container): Router {
       readBody: () => readJsonBody(req),
     });
     reply(res, result, 202);
+  });
+
+  router.get('/waitlists/:waitlistId/subscribers/:subscriberId', async (req, res) => {
+    reply(res, await app.api.get({ ...request(req), subscriberId: String(req.params.subscriberId) }), 200);
+  });
+
+  router.delete('/waitlists/:waitlistId/subscribers/:subscriberId', async (req, res) => {
+    reply(res, await app.api.erase({ ...request(req), subscriberId: String(req.params.subscriberId) }), 204);
+  });
+
+  router.post('/waitlists/:waitlistId/admissions', async (req, res) => {
+    reply(res, await app.api.admit({ ...request(req), readBody: () => readJsonBody(req) }), 200);
   });
 
   return router;

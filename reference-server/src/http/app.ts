@@ -84,7 +84,7 @@ export function createApp(app: Container, options: AppOptions = {}): express.Exp
       res,
       statusPage({
         waitlistName: found.waitlistName,
-        position: found.position,
+        position: found.admitted ? null : found.position,
         total: found.total,
         referralCode: found.referralCode,
         referralCount: found.referralCount,

@@ -15,8 +15,10 @@ import type { Plan, Scope } from '@waitlistkit/protocol';
 import type {
   ActivityEntry,
   ActivityFilter,
+  Admission,
   ApiKey,
   KeyGrant,
+  ListedSubscriber,
   ListPage,
   NewActivity,
   Operator,
@@ -91,9 +93,19 @@ export interface Subscribers {
    * referral code of the same waitlist. Writes nothing for a missing or archived waitlist.
    */
   signUp(input: SignupInput, nowUs: number): Promise<SignupResult>;
-  /** A page of the line in position order, optionally filtered by a literal substring. */
+  /** A page of the line in position order, or of those admitted; optionally filtered by a literal substring. */
   list(waitlistId: string, settings: WaitlistSettings, query: PageQuery): Promise<ListPage>;
+  get(waitlistId: string, settings: WaitlistSettings, id: string): Promise<ListedSubscriber | undefined>;
   byStatusToken(token: string): Promise<StatusView | undefined>;
+  /** Lets in the first `count` of the line, or the waiting ones among the ids; answers them in line order. */
+  admit(
+    waitlistId: string,
+    settings: WaitlistSettings,
+    admission: Admission,
+    nowUs: number,
+  ): Promise<ListedSubscriber[]>;
+  /** Erases the subscriber and everything that names it; false when it is not on the waitlist. */
+  erase(waitlistId: string, id: string): Promise<boolean>;
 }
 
 export interface Activity {
@@ -149,5 +161,10 @@ export interface Store {
   write<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /** A fresh public sign-up without a referral code: `Subscribers.signUp`, batched when it can be. */
   signUpFresh(input: Omit<SignupInput, 'referralCode'>): Promise<SignupResult>;
+  /**
+   * After an erasure: leaves no copy of erased data in the storage's files (journals, free
+   * space), as far as the engine allows; best effort while other readers hold old versions.
+   */
+  scrub(): Promise<void>;
   close(): Promise<void>;
 }

@@ -105,7 +105,7 @@ export function waitlistRoutes(app: Container, router: Router): void {
     const waitlist = await ownWaitlist(res, req.params.id as string);
     if (!waitlist) return;
     const parsed = parseListQuery({ page: req.query.page, q: req.query.q, limit: '50' });
-    const query = parsed.ok ? parsed.value : { page: 1, limit: 50, q: '' };
+    const query = parsed.ok ? parsed.value : { page: 1, limit: 50, q: '', status: 'waiting' as const };
     const result = (await listPage(app.store, waitlist.id, query)) ?? { items: [], total: 0 };
     sendPage(res, subscribersPage(who(res), waitlist, result, query), parsed.ok ? 200 : 400);
   });
@@ -124,7 +124,7 @@ export function waitlistRoutes(app: Container, router: Router): void {
     // million rows, and a settings change during the export does not tear it.
     await eachPage(app.store, waitlist.id, q, (items) => {
       for (const s of items)
-        res.write(csvRow([s.position, s.email, s.joined_at, s.referral_code, s.referral_count]));
+        res.write(csvRow([s.position ?? '', s.email, s.joined_at, s.referral_code, s.referral_count]));
     });
     res.end();
   });

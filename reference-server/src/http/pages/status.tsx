@@ -7,7 +7,8 @@ import { COPY_SCRIPT, type Page, renderPage } from '../../web/page.js';
 
 export interface StatusPageData {
   waitlistName: string;
-  position: number;
+  /** Place in line; null once the subscriber has been let in. */
+  position: number | null;
   total: number;
   referralCode: string;
   referralCount: number;
@@ -31,13 +32,25 @@ export function statusPage(data: StatusPageData): Page {
     () => (
       <main>
         <div class="card">
-          <h1>Your place on {data.waitlistName}</h1>
-          <p class="position" aria-describedby="position-of">
-            #{number(data.position)}
-          </p>
-          <p id="position-of" class="muted">
-            of {number(data.total)} {data.total === 1 ? 'person' : 'people'} on the waitlist
-          </p>
+          {data.position === null ? (
+            <>
+              <h1>You're in</h1>
+              <p>
+                {data.waitlistName} has let you in: you are no longer waiting. Look out for their message on
+                how to get started.
+              </p>
+            </>
+          ) : (
+            <>
+              <h1>Your place on {data.waitlistName}</h1>
+              <p class="position" aria-describedby="position-of">
+                #{number(data.position)}
+              </p>
+              <p id="position-of" class="muted">
+                of {number(data.total)} {data.total === 1 ? 'person' : 'people'} on the waitlist
+              </p>
+            </>
+          )}
           <dl>
             <dt>Your referral code</dt>
             <dd>

@@ -8,16 +8,12 @@ import { appendActivity, listActivity } from './activity.js';
 import type { Connection } from './connection.js';
 import { type Database, openDatabase } from './database.js';
 import { findKeyByHash, getGrant, getKey, insertKey, listKeys, revokeKey, touchKey } from './keys.js';
+import { admit, erase } from './lifecycle.js';
+import { findByStatusToken, getSubscriber, listSubscribers } from './line.js';
 import { getMeta, putMetaOnce } from './meta.js';
 import { findOperatorByEmail, getOperator, insertOperator, updatePasswordHash } from './operators.js';
 import { deleteExpiredSessions, deleteSession, findSession, insertSession } from './sessions.js';
-import {
-  type FreshSignup,
-  findByStatusToken,
-  insertOrMatchMany,
-  insertOrMatchSubscriber,
-  listSubscribers,
-} from './subscribers.js';
+import { type FreshSignup, insertOrMatchMany, insertOrMatchSubscriber } from './subscribers.js';
 import { countTenants, getTenant, insertTenant, updatePlan } from './tenants.js';
 import { forgetExpiredTokens, redeemTokens, usedTokens } from './tokens.js';
 import { getWaitlist, insertWaitlist, listWaitlists, saveWaitlist } from './waitlists.js';
@@ -54,7 +50,10 @@ export function repositories(db: Connection): Repositories {
     subscribers: {
       signUp: (input, nowUs) => insertOrMatchSubscriber(db, input, nowUs),
       list: (waitlistId, settings, query) => listSubscribers(db, waitlistId, settings, query),
+      get: (waitlistId, settings, id) => getSubscriber(db, waitlistId, settings, id),
       byStatusToken: (token) => findByStatusToken(db, token),
+      admit: (waitlistId, settings, admission, nowUs) => admit(db, waitlistId, settings, admission, nowUs),
+      erase: (waitlistId, id) => erase(db, waitlistId, id),
     },
     activity: {
       append: (entry, now) => appendActivity(db, entry, now),
@@ -105,6 +104,13 @@ export function storeOver(db: Database, { nowMicros }: Pick<SqliteStoreOptions, 
     read: (fn) => db.snapshot((tx) => fn(on(tx))),
     write: (fn) => db.writer.submit((tx) => fn(on(tx))),
     signUpFresh: (input) => db.writer.joinGroup(fresh, input),
+    // The WAL still holds pages from before the erasure: copy them back and empty it. Alone in
+    // its batch it runs outside a transaction, as a checkpoint must.
+    scrub: () =>
+      db.writer.submit((tx) => tx.exec('PRAGMA wal_checkpoint(TRUNCATE)'), {
+        savepoint: false,
+        autocommit: true,
+      }),
     close: () => db.close(),
   };
 }

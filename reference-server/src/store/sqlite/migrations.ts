@@ -127,6 +127,37 @@ export const MIGRATIONS: readonly Migration[] = [
       await db.run('UPDATE subscribers SET email_search = ? WHERE id = ?', [searchText(row.email), row.id]);
     }
   },
+  `
+  -- The lifecycle (contract §12). An admitted subscriber keeps its row, out of the line: the line's
+  -- indexes are partial (admitted_us IS NULL), so admitted rows leave them. An erased one leaves
+  -- its seq behind in erased_seqs, a number and nothing else, so that join numbers stay dense
+  -- and are never given again: positions are computed from them.
+  ALTER TABLE subscribers ADD COLUMN admitted_us INTEGER;
+  ALTER TABLE waitlists ADD COLUMN admitted_count INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE waitlists ADD COLUMN erased_count INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE erased_seqs (
+    waitlist_id TEXT NOT NULL REFERENCES waitlists (id),
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (waitlist_id, seq)
+  ) WITHOUT ROWID;
+
+  DROP INDEX subscribers_rank;
+  CREATE INDEX subscribers_line ON subscribers (waitlist_id, rank_key, referral_count DESC, seq)
+    WHERE admitted_us IS NULL;
+  CREATE INDEX subscribers_admitted ON subscribers (waitlist_id, admitted_us) WHERE admitted_us IS NOT NULL;
+  DROP INDEX subscribers_search;
+  CREATE INDEX subscribers_search
+    ON subscribers (waitlist_id, email_search, rank_key, referral_count, seq, admitted_us);
+  -- Waiting referrers by rank; and by seq every row out of join order: referrers and admitted.
+  DROP INDEX subscribers_referrers_rank;
+  CREATE INDEX subscribers_referrers_rank ON subscribers (waitlist_id, rank_key, referral_count, seq)
+    WHERE referral_count > 0 AND admitted_us IS NULL;
+  DROP INDEX subscribers_referrers_seq;
+  CREATE INDEX subscribers_displaced_seq ON subscribers (waitlist_id, seq)
+    WHERE referral_count > 0 OR admitted_us IS NOT NULL;
+  -- Whom an erased subscriber referred: their link is cut, their place kept.
+  CREATE INDEX subscribers_referred_by ON subscribers (referred_by) WHERE referred_by IS NOT NULL;
+  `,
 ];
 
 export async function migrate(db: Connection): Promise<void> {
@@ -153,6 +184,8 @@ export async function configure(db: Connection, { writer }: { writer: boolean })
   await db.exec('PRAGMA foreign_keys = ON');
   if (writer) {
     await db.exec('PRAGMA journal_mode = WAL');
+    // An erased subscriber's bytes are overwritten, not left in free pages (contract §12).
+    await db.exec('PRAGMA secure_delete = ON');
     // FULL: every commit is fsynced before it returns, so a 202 survives power loss.
     await db.exec('PRAGMA synchronous = FULL');
   } else {

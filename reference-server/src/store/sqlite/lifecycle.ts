@@ -1,0 +1,69 @@
+/**
+ * Letting people in and erasing them (contract §12), inside the caller's transaction, so two
+ * admissions running together are applied one after the other: never the same person twice.
+ */
+import type { Admission, ListedSubscriber } from '../../domain/records.js';
+import type { WaitlistSettings } from '../../domain/settings.js';
+import type { Connection } from './connection.js';
+import { subscribersByIds } from './line.js';
+
+/** Admits the first `count` waiting subscribers by position, or the waiting ones among `subscriberIds`. */
+export async function admit(
+  db: Connection,
+  waitlistId: string,
+  settings: WaitlistSettings,
+  admission: Admission,
+  nowUs: number,
+): Promise<ListedSubscriber[]> {
+  const order = 'ORDER BY rank_key, referral_count DESC, seq';
+  const chosen =
+    'count' in admission
+      ? await db.all<{ id: string }>(
+          `SELECT id FROM subscribers INDEXED BY subscribers_line
+            WHERE waitlist_id = ? AND admitted_us IS NULL ${order} LIMIT ?`,
+          [waitlistId, admission.count],
+        )
+      : await db.all<{ id: string }>(
+          `SELECT id FROM subscribers
+            WHERE waitlist_id = ? AND admitted_us IS NULL AND id IN (SELECT value FROM json_each(?)) ${order}`,
+          [waitlistId, JSON.stringify(admission.subscriberIds)],
+        );
+  if (chosen.length === 0) return [];
+  const ids = chosen.map((r) => r.id);
+  // Admission times strictly increase, in line order: "newest admission first" is well defined.
+  const last = await db.get<{ us: number | null }>(
+    'SELECT max(admitted_us) AS us FROM subscribers WHERE waitlist_id = ? AND admitted_us IS NOT NULL',
+    [waitlistId],
+  );
+  const start = Math.max(nowUs, (last?.us ?? 0) + 1);
+  await db.run(
+    'UPDATE subscribers SET admitted_us = ?2 + j.key FROM json_each(?1) AS j WHERE subscribers.id = j.value',
+    [JSON.stringify(ids), start],
+  );
+  await db.run('UPDATE waitlists SET admitted_count = admitted_count + ? WHERE id = ?', [
+    ids.length,
+    waitlistId,
+  ]);
+  return subscribersByIds(db, waitlistId, settings, ids);
+}
+
+/**
+ * Erases a subscriber of the waitlist: the row goes, with its email, codes and tokens; its seq
+ * stays behind as a bare number so join numbers are never given again; whoever it referred
+ * keeps their place, whoever referred it keeps the credit. False when there is no such row.
+ */
+export async function erase(db: Connection, waitlistId: string, id: string): Promise<boolean> {
+  const row = await db.get<{ seq: number; admitted_us: number | null }>(
+    'SELECT seq, admitted_us FROM subscribers WHERE id = ? AND waitlist_id = ?',
+    [id, waitlistId],
+  );
+  if (!row) return false;
+  await db.run('UPDATE subscribers SET referred_by = NULL WHERE referred_by = ?', [id]);
+  await db.run('DELETE FROM subscribers WHERE id = ?', [id]);
+  await db.run('INSERT INTO erased_seqs (waitlist_id, seq) VALUES (?, ?)', [waitlistId, row.seq]);
+  await db.run(
+    'UPDATE waitlists SET erased_count = erased_count + 1, admitted_count = admitted_count - ? WHERE id = ?',
+    [row.admitted_us === null ? 0 : 1, waitlistId],
+  );
+  return true;
+}

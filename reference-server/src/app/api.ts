@@ -9,6 +9,7 @@ import {
   parseAdmissionsBody,
   parseApiCreateBody,
   parseApiKey,
+  parseIdempotencyKey,
   parseListQuery,
   planAllowsApi,
   Scope,
@@ -22,6 +23,7 @@ import {
   runChecks,
 } from '../domain/checks.js';
 import { constantTimeEqual, sha256Hex } from '../domain/crypto.js';
+import { keeps } from '../domain/idempotency.js';
 import type { Admission, KeyGrant, ListedSubscriber, ListPage, Waitlist } from '../domain/records.js';
 import type { Bucket, Take } from '../domain/throttle.js';
 import type { Repositories } from '../store/store.js';
@@ -38,6 +40,14 @@ const UNAUTHORIZED = refusal(
 );
 const NOT_FOUND = refusal(ErrorCode.notFound, 'Waitlist not found.');
 const NO_SUBSCRIBER = refusal(ErrorCode.notFound, 'Subscriber not found.');
+const REUSED = refusal(
+  ErrorCode.idempotencyKeyReused,
+  'This Idempotency-Key was used with a different request; use a new key for a new request.',
+);
+const IN_USE = refusal(
+  ErrorCode.idempotencyKeyInUse,
+  'A request with this Idempotency-Key is still in progress; retry once it has finished.',
+);
 const FEATURE_NOT_ALLOWED = refusal(
   ErrorCode.featureNotAllowed,
   "API access needs the Pro or Team plan; this tenant's plan lacks it.",
@@ -49,8 +59,19 @@ export interface Budget {
   reset: number;
 }
 
-/** `budget` is absent only when no key was authenticated (or it was revoked before the answer). */
-export type ApiResult<T> = { budget?: Budget } & ({ ok: true; value: T } | { ok: false; refusal: Refusal });
+type Outcome<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
+
+/**
+ * `budget` is absent only when no key was authenticated (or it was revoked before the answer);
+ * `replayed` marks the kept answer to an earlier request with the same Idempotency-Key.
+ */
+export type ApiResult<T> = { budget?: Budget; replayed?: true } & Outcome<T>;
+
+/** A POST: its body read on demand, and the Idempotency-Key header as sent. */
+export interface ApiPost extends ApiRequest {
+  readBody: () => Promise<BodyRead>;
+  idempotencyKey: string | undefined;
+}
 
 export interface ApiRequest {
   /** The Authorization header as sent. */
@@ -163,8 +184,62 @@ export class ApiRequests {
     return this.answer(a, { ok: true, value: { ...page, page: value.page, limit: value.limit } });
   }
 
-  async create(
-    request: ApiRequest & { ip: string | undefined; readBody: () => Promise<BodyRead> },
+  /**
+   * Runs a POST under its Idempotency-Key (contract §13), per API key: the first answer that
+   * `keeps` allows is kept 24 hours and given again to a retry of the same request; a different
+   * request under the key is refused (422), a running one too (409). The key's budget counts every
+   * one of them. Without the header, or without a valid key (the 401 comes in order), it just runs.
+   */
+  private async idempotently<T>(
+    operation: string,
+    request: ApiPost,
+    run: (request: ApiPost) => Promise<ApiResult<T>>,
+  ): Promise<ApiResult<T>> {
+    if (request.idempotencyKey === undefined) return run(request);
+    const grant = await this.authenticate(request.authorization);
+    if (!grant) return run(request);
+    const a: Access = { request, scope: Scope.write, grant };
+    const key = parseIdempotencyKey(request.idempotencyKey);
+    const spend = () => this.access.key_budget(a);
+    if (!key.ok)
+      return this.answer(a, { ok: false, refusal: spend() ?? refusal(key.error.code, key.error.message) });
+    const body = await request.readBody();
+    const read = { ...request, readBody: async () => body };
+    const hash = sha256Hex(`${operation} ${request.waitlistId}\n${body.digest}`);
+    const now = this.ctx.clock.now();
+    const decision = await this.ctx.store.write((tx) =>
+      tx.idempotency.claim(grant.id, key.value as string, hash, now),
+    );
+    if (decision.kind !== 'run') {
+      const throttled = spend();
+      if (throttled) return this.answer(a, { ok: false, refusal: throttled });
+      if (decision.kind === 'replay')
+        return { ...this.answer(a, JSON.parse(decision.answer) as Outcome<T>), replayed: true };
+      return this.answer(a, { ok: false, refusal: decision.kind === 'reused' ? REUSED : IN_USE });
+    }
+    const forget = () => this.ctx.store.write((tx) => tx.idempotency.release(grant.id, key.value as string));
+    let result: ApiResult<T>;
+    try {
+      result = await run(read);
+    } catch (error) {
+      await forget().catch(() => undefined);
+      throw error;
+    }
+    const { budget: _budget, ...outcome } = result;
+    if (keeps(result.ok ? undefined : result.refusal.code)) {
+      await this.ctx.store.write((tx) =>
+        tx.idempotency.complete(grant.id, key.value as string, JSON.stringify(outcome)),
+      );
+    } else await forget();
+    return result;
+  }
+
+  create(request: ApiPost & { ip: string | undefined }): Promise<ApiResult<AcceptedSignup>> {
+    return this.idempotently('create', request, (r) => this.createOnce({ ...request, ...r }));
+  }
+
+  private async createOnce(
+    request: ApiPost & { ip: string | undefined },
   ): Promise<ApiResult<AcceptedSignup>> {
     const a: Access = { request, scope: Scope.write };
     let body: Extract<ReturnType<typeof parseApiCreateBody>, { ok: true }>['value'] | undefined;
@@ -286,9 +361,11 @@ export class ApiRequests {
     return this.answer(a, { ok: true, value: subscriber as ListedSubscriber });
   }
 
-  async admit(
-    request: ApiRequest & { readBody: () => Promise<BodyRead> },
-  ): Promise<ApiResult<{ items: ListedSubscriber[] }>> {
+  admit(request: ApiPost): Promise<ApiResult<{ items: ListedSubscriber[] }>> {
+    return this.idempotently('admit', request, (r) => this.admitOnce(r));
+  }
+
+  private async admitOnce(request: ApiPost): Promise<ApiResult<{ items: ListedSubscriber[] }>> {
     const a: Access = { request, scope: Scope.write };
     let admission: Admission | undefined;
     const refused = await runChecks(

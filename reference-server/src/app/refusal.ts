@@ -14,5 +14,8 @@ export function refusal(code: ErrorCode, message: string, retryAfter?: number): 
   return retryAfter === undefined ? { code, message } : { code, message, retryAfter };
 }
 
-/** A request body as the door read it: the value, or why it could not be read (413, 415, 400). */
-export type BodyRead = { ok: true; value: unknown } | { ok: false; refusal: Refusal };
+/**
+ * A request body as the door read it: the value, or why it could not be read (413, 415, 400);
+ * either way with a digest of what was sent, which tells one request from another.
+ */
+export type BodyRead = { digest: string } & ({ ok: true; value: unknown } | { ok: false; refusal: Refusal });

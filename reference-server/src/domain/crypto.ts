@@ -2,7 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /** SHA-256 as lower-case hex: how API keys and session ids are stored. */
-export function sha256Hex(value: string): string {
+export function sha256Hex(value: string | Uint8Array): string {
   return createHash('sha256').update(value).digest('hex');
 }
 

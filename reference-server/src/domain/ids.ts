@@ -13,3 +13,8 @@ const URL_SAFE = `${BASE62_ALPHABET}-_`;
 export function newStatusToken(): string {
   return randomString(URL_SAFE, 24);
 }
+
+/** A request's id (contract §13): `req_` and 20 URL-safe characters. */
+export function newRequestId(): string {
+  return `req_${randomString(URL_SAFE, 20)}`;
+}

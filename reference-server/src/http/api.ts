@@ -12,6 +12,7 @@ import { refusalOutcome } from './outcome.js';
 import { send } from './respond.js';
 
 function reply<T>(res: Response, result: ApiResult<T>, status: number): void {
+  if (result.replayed) res.set(Header.idempotentReplayed, 'true');
   if (result.budget) {
     res.set({
       [Header.rateLimitLimit]: String(result.budget.limit),
@@ -38,17 +39,25 @@ export function apiRouter(app: Container): Router {
     authorization: req.headers.authorization,
     waitlistId: String(req.params.waitlistId),
   });
+  // A POST's body is read once, when the use case first asks for it.
+  const post = (req: Request) => {
+    let body: ReturnType<typeof readJsonBody> | undefined;
+    return {
+      ...request(req),
+      readBody: () => {
+        body ??= readJsonBody(req);
+        return body;
+      },
+      idempotencyKey: req.get(Header.idempotencyKey),
+    };
+  };
 
   router.get('/waitlists/:waitlistId/subscribers', async (req, res) => {
     reply(res, await app.api.list({ ...request(req), query: req.query }), 200);
   });
 
   router.post('/waitlists/:waitlistId/subscribers', async (req, res) => {
-    const result = await app.api.create({
-      ...request(req),
-      ip: clientIp(req, app.config.trustProxy),
-      readBody: () => readJsonBody(req),
-    });
+    const result = await app.api.create({ ...post(req), ip: clientIp(req, app.config.trustProxy) });
     reply(res, result, 202);
   });
 
@@ -61,7 +70,7 @@ export function apiRouter(app: Container): Router {
   });
 
   router.post('/waitlists/:waitlistId/admissions', async (req, res) => {
-    reply(res, await app.api.admit({ ...request(req), readBody: () => readJsonBody(req) }), 200);
+    reply(res, await app.api.admit(post(req)), 200);
   });
 
   return router;

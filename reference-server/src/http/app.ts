@@ -3,11 +3,12 @@
  * the OpenAPI document; request logs that never hold a key, a status token or a full email.
  */
 import { createRequire } from 'node:module';
-import { ErrorCode } from '@waitlistkit/protocol';
+import { ErrorCode, Header } from '@waitlistkit/protocol';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { liveWaitlist } from '../app/demo.js';
 import { statusView } from '../app/subscribers.js';
 import type { Container } from '../container.js';
+import { newRequestId } from '../domain/ids.js';
 import { apiRouter } from './api.js';
 import { errorOutcome } from './outcome.js';
 import { demoPage, infoPage } from './pages/demo.js';
@@ -45,10 +46,15 @@ export function createApp(app: Container, options: AppOptions = {}): express.Exp
   // Express would otherwise parse `a[b]=c` into objects; the list query takes plain strings.
   web.set('query parser', 'simple');
 
+  // Every answer carries a Request-Id, and the log line of the request names it (contract §13).
   web.use((req, res, next) => {
     const started = performance.now();
+    const requestId = newRequestId();
+    res.locals.requestId = requestId;
+    res.set(Header.requestId, requestId);
     res.on('finish', () =>
       app.log.request({
+        request_id: requestId,
         method: req.method,
         path: loggedPath(req.originalUrl),
         status: res.statusCode,
@@ -114,6 +120,7 @@ export function createApp(app: Container, options: AppOptions = {}): express.Exp
       return sendPage(res, notFoundPage(), 404);
     }
     app.log.error('request failed', {
+      request_id: res.locals.requestId,
       method: req.method,
       path: loggedPath(req.originalUrl),
       error: error instanceof Error ? error.stack : String(error),

@@ -5,10 +5,17 @@
 import type { IncomingMessage } from 'node:http';
 import { BODY_MAX_BYTES, ErrorCode } from '@waitlistkit/protocol';
 import { type BodyRead, refusal } from '../app/refusal.js';
+import { sha256Hex } from '../domain/crypto.js';
 
-const fail = (code: ErrorCode, message: string): BodyRead => ({ ok: false, refusal: refusal(code, message) });
+const fail = (digest: string, code: ErrorCode, message: string): BodyRead => ({
+  digest,
+  ok: false,
+  refusal: refusal(code, message),
+});
 
-const tooLarge = () => fail(ErrorCode.payloadTooLarge, `The body is larger than ${BODY_MAX_BYTES} bytes.`);
+// Too large to keep: every such body is the same request as far as idempotency can tell.
+const tooLarge = () =>
+  fail('too_large', ErrorCode.payloadTooLarge, `The body is larger than ${BODY_MAX_BYTES} bytes.`);
 
 function isJsonMediaType(header: string | undefined): boolean {
   if (!header) return false;
@@ -50,19 +57,24 @@ export async function readJsonBody(req: IncomingMessage, limit = BODY_MAX_BYTES)
   if (Number.isFinite(declared) && declared > limit) return tooLarge();
   const raw = await readRaw(req, limit);
   if (raw === 'too_large') return tooLarge();
+  const digest = sha256Hex(raw);
   if (!isJsonMediaType(req.headers['content-type'])) {
-    return fail(ErrorCode.unsupportedMediaType, 'Send the body as JSON with Content-Type: application/json.');
+    return fail(
+      digest,
+      ErrorCode.unsupportedMediaType,
+      'Send the body as JSON with Content-Type: application/json.',
+    );
   }
   let text: string;
   try {
     text = decoder.decode(raw);
   } catch {
-    return fail(ErrorCode.invalidRequest, 'The body is not valid UTF-8.');
+    return fail(digest, ErrorCode.invalidRequest, 'The body is not valid UTF-8.');
   }
-  if (text.trim() === '') return fail(ErrorCode.invalidRequest, 'The body is empty.');
+  if (text.trim() === '') return fail(digest, ErrorCode.invalidRequest, 'The body is empty.');
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { digest, ok: true, value: JSON.parse(text) };
   } catch {
-    return fail(ErrorCode.invalidRequest, 'The body is not valid JSON.');
+    return fail(digest, ErrorCode.invalidRequest, 'The body is not valid JSON.');
   }
 }

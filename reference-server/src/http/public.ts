@@ -45,6 +45,7 @@ export function publicRouter(app: Container): Router {
       case 'failed':
         // Answered here, not by the app's error handler: the 500 must carry CORS headers too.
         app.log.error('public subscribe failed', {
+          request_id: res.locals.requestId,
           error: result.error instanceof Error ? result.error.stack : String(result.error),
         });
         outcome = errorOutcome(ErrorCode.internalError, 'Something went wrong on our side; try again.');

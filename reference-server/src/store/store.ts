@@ -12,6 +12,7 @@
  * and one for the hot path, `signUpFresh`, which an adapter may batch with other sign-ups.
  */
 import type { Plan, Scope } from '@waitlistkit/protocol';
+import type { IdempotencyDecision } from '../domain/idempotency.js';
 import type {
   ActivityEntry,
   ActivityFilter,
@@ -136,6 +137,16 @@ export interface UsedTokens {
   forgetExpired(now: number): Promise<void>;
 }
 
+/** Answers kept under (API key, Idempotency-Key), contract §13. */
+export interface IdempotencyRecords {
+  /** Decides on a request and, when it is to run, marks it running: atomic within the write. */
+  claim(keyId: string, idemKey: string, requestHash: string, now: number): Promise<IdempotencyDecision>;
+  complete(keyId: string, idemKey: string, answer: string): Promise<void>;
+  /** Forgets a running request that ended without an answer to keep. */
+  release(keyId: string, idemKey: string): Promise<void>;
+  forgetExpired(now: number): Promise<void>;
+}
+
 /** Server-wide values: the token secret, the demo's ids. */
 export interface Meta {
   get(key: string): Promise<string | undefined>;
@@ -152,6 +163,7 @@ export interface Repositories {
   activity: Activity;
   sessions: Sessions;
   tokens: UsedTokens;
+  idempotency: IdempotencyRecords;
   meta: Meta;
 }
 

@@ -7,6 +7,7 @@ import type { Repositories, Store } from '../store.js';
 import { appendActivity, listActivity } from './activity.js';
 import type { Connection } from './connection.js';
 import { type Database, openDatabase } from './database.js';
+import { claim, complete, forgetExpiredAnswers, release } from './idempotency.js';
 import { findKeyByHash, getGrant, getKey, insertKey, listKeys, revokeKey, touchKey } from './keys.js';
 import { admit, erase } from './lifecycle.js';
 import { findByStatusToken, getSubscriber, listSubscribers } from './line.js';
@@ -69,6 +70,12 @@ export function repositories(db: Connection): Repositories {
       used: (ids) => usedTokens(db, ids),
       redeem: (tokens) => redeemTokens(db, tokens),
       forgetExpired: (now) => forgetExpiredTokens(db, now),
+    },
+    idempotency: {
+      claim: (keyId, idemKey, hash, now) => claim(db, keyId, idemKey, hash, now),
+      complete: (keyId, idemKey, answer) => complete(db, keyId, idemKey, answer),
+      release: (keyId, idemKey) => release(db, keyId, idemKey),
+      forgetExpired: (now) => forgetExpiredAnswers(db, now),
     },
     meta: {
       get: (key) => getMeta(db, key),

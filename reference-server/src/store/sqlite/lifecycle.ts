@@ -5,6 +5,7 @@
 import type { Admission, ListedSubscriber } from '../../domain/records.js';
 import type { WaitlistSettings } from '../../domain/settings.js';
 import type { Connection } from './connection.js';
+import { forgetAnswersNaming } from './idempotency.js';
 import { subscribersByIds } from './line.js';
 
 /** Admits the first `count` waiting subscribers by position, or the waiting ones among `subscriberIds`. */
@@ -60,6 +61,7 @@ export async function erase(db: Connection, waitlistId: string, id: string): Pro
   if (!row) return false;
   await db.run('UPDATE subscribers SET referred_by = NULL WHERE referred_by = ?', [id]);
   await db.run('DELETE FROM subscribers WHERE id = ?', [id]);
+  await forgetAnswersNaming(db, id);
   await db.run('INSERT INTO erased_seqs (waitlist_id, seq) VALUES (?, ?)', [waitlistId, row.seq]);
   await db.run(
     'UPDATE waitlists SET erased_count = erased_count + 1, admitted_count = admitted_count - ? WHERE id = ?',

@@ -157,6 +157,18 @@ export const MIGRATIONS: readonly Migration[] = [
     WHERE referral_count > 0 OR admitted_us IS NOT NULL;
   -- Whom an erased subscriber referred: their link is cut, their place kept.
   CREATE INDEX subscribers_referred_by ON subscribers (referred_by) WHERE referred_by IS NOT NULL;
+
+  -- Idempotency-Key (contract §13): the first answer per API key and Idempotency-Key, 24 hours.
+  CREATE TABLE idempotency (
+    key_id TEXT NOT NULL,
+    idem_key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('in_progress', 'done')),
+    answer TEXT,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (key_id, idem_key)
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_created ON idempotency (created_at);
   `,
 ];
 

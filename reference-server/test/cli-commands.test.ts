@@ -377,3 +377,160 @@ describe('activity --tenant', () => {
     }
   });
 });
+
+describe('subscriber get, admit and delete', () => {
+  it('reads, lets in and erases subscribers as operations.md says, admins only', async () => {
+    const h = await harness();
+    try {
+      const t = await h.tenant({ waitlist: ['--origins', ORIGIN, '--referrals', 'on'] });
+      for (let i = 0; i < 5; i++) {
+        expect((await publicPost(h.server, t.waitlistId, { email: `Person${i}@Example.com` })).status).toBe(
+          202,
+        );
+      }
+      const on = async (args: string[]) => {
+        let stdout = '';
+        let stderr = '';
+        const code = await runCommandLine([...args, '--db', h.db], {
+          stdout: (s) => {
+            stdout += s;
+          },
+          stderr: (s) => {
+            stderr += s;
+          },
+          env: {},
+        });
+        return {
+          code,
+          json: stdout ? JSON.parse(stdout) : undefined,
+          error: stderr ? JSON.parse(stderr).error : undefined,
+        };
+      };
+      const byEmail = await on([
+        'subscriber',
+        'get',
+        '--waitlist',
+        t.waitlistId,
+        '--email',
+        'person2@EXAMPLE.com',
+      ]);
+      expect(byEmail.json).toMatchObject({
+        email: 'Person2@Example.com',
+        position: 3,
+        status: 'waiting',
+        confirmed: true,
+      });
+      const byId = await on(['subscriber', 'get', '--waitlist', t.waitlistId, '--id', byEmail.json.id]);
+      expect(byId.json).toEqual(byEmail.json);
+      for (const [args, code, error] of [
+        [['subscriber', 'get', '--waitlist', t.waitlistId], 2, 'usage_error'],
+        [
+          ['subscriber', 'get', '--waitlist', t.waitlistId, '--id', 'sub_x', '--email', 'a@b.example'],
+          2,
+          'usage_error',
+        ],
+        [['subscriber', 'get', '--waitlist', t.waitlistId, '--email', 'nobody@example.com'], 1, 'not_found'],
+        [['subscriber', 'get', '--waitlist', t.waitlistId, '--email', 'not an email'], 2, 'usage_error'],
+        [['subscriber', 'admit', '--operator', t.operatorId, '--waitlist', t.waitlistId], 2, 'usage_error'],
+        [
+          ['subscriber', 'admit', '--operator', t.operatorId, '--waitlist', t.waitlistId, '--count', '0'],
+          2,
+          'usage_error',
+        ],
+        [
+          ['subscriber', 'admit', '--operator', t.operatorId, '--waitlist', t.waitlistId, '--ids', 'nope'],
+          2,
+          'usage_error',
+        ],
+      ] as const) {
+        const result = await on([...args]);
+        expect({ args, code: result.code, error: result.error?.code }).toEqual({ args, code, error });
+      }
+
+      const admitted = await on([
+        'subscriber',
+        'admit',
+        '--operator',
+        t.operatorId,
+        '--waitlist',
+        t.waitlistId,
+        '--count',
+        '2',
+      ]);
+      expect(admitted.json.items.map((s: { email: string; status: string }) => [s.email, s.status])).toEqual([
+        ['Person0@Example.com', 'admitted'],
+        ['Person1@Example.com', 'admitted'],
+      ]);
+      const byIds = await on([
+        'subscriber',
+        'admit',
+        '--operator',
+        t.operatorId,
+        '--waitlist',
+        t.waitlistId,
+        '--ids',
+        `${byEmail.json.id},sub_unknown`,
+      ]);
+      expect(byIds.json.items.map((s: { id: string }) => s.id)).toEqual([byEmail.json.id]);
+
+      const member = await h.cli<{ id: string }>([
+        'operator',
+        'create',
+        '--tenant',
+        t.tenantId,
+        '--email',
+        'member@cli.example',
+        '--role',
+        'member',
+        '--password',
+        'correct horse battery',
+      ]);
+      for (const args of [
+        ['subscriber', 'admit', '--operator', member.id, '--waitlist', t.waitlistId, '--count', '1'],
+        [
+          'subscriber',
+          'delete',
+          '--operator',
+          member.id,
+          '--waitlist',
+          t.waitlistId,
+          '--email',
+          'person3@example.com',
+        ],
+      ]) {
+        const refused = await on(args);
+        expect([refused.code, refused.error?.code]).toEqual([1, 'forbidden']);
+      }
+
+      const deleted = await on([
+        'subscriber',
+        'delete',
+        '--operator',
+        t.operatorId,
+        '--waitlist',
+        t.waitlistId,
+        '--email',
+        'person3@example.com',
+      ]);
+      expect(deleted.json).toEqual({ deleted: expect.stringMatching(/^sub_/) });
+      const gone = await on(['subscriber', 'get', '--waitlist', t.waitlistId, '--id', deleted.json.deleted]);
+      expect([gone.code, gone.error?.code]).toEqual([1, 'not_found']);
+      const left = await (await apiList(h.server, t.key, t.waitlistId)).json();
+      expect(left.items.map((s: { email: string; position: number }) => [s.email, s.position])).toEqual([
+        ['Person4@Example.com', 1],
+      ]);
+
+      const log = (await on(['activity', '--tenant', t.tenantId])).json.items;
+      expect(
+        log.slice(0, 3).map((e: { action: string; actor: { type: string } }) => [e.action, e.actor.type]),
+      ).toEqual([
+        ['subscriber.erased', 'operator'],
+        ['subscriber.admitted', 'operator'],
+        ['subscriber.admitted', 'operator'],
+      ]);
+      expect(JSON.stringify(log).toLowerCase()).not.toContain('person');
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -26,7 +26,9 @@ import { conflict, featureNotAllowed, forbidden, invalid, notFound } from '../do
 import type {
   ActivityEntry,
   ActivityFilter,
+  Admission,
   ApiKey,
+  ListedSubscriber,
   Operator,
   Role,
   Tenant,
@@ -34,6 +36,7 @@ import type {
 } from '../domain/records.js';
 import { applySettings, DEFAULT_SETTINGS, type SettingsPatch } from '../domain/settings.js';
 import type { Store } from '../store/store.js';
+import { admitIn, eraseIn } from './lifecycle.js';
 
 // A real scrypt hash of a random password nobody knows: verifying against it costs what a real check costs.
 const UNKNOWN_OPERATOR_HASH =
@@ -317,5 +320,60 @@ export class Operators {
         filter.beforeId = last.id;
       }
     })();
+  }
+
+  // ------------------------------------------------------------------ subscribers (contract §12)
+
+  /** The subscriber's id from `--id` or `--email`; not found when neither names one on the waitlist. */
+  private async subscriberId(waitlist: Waitlist, by: { id: string } | { email: string }): Promise<string> {
+    if ('id' in by) return by.id;
+    const email = checkEmail(by.email);
+    if (!email.ok) throw invalid(email.reason, 'email');
+    const id = await this.store.reads.subscribers.idByEmail(waitlist.id, email.normalized);
+    if (!id) throw notFound('subscriber with that email on waitlist', waitlist.id);
+    return id;
+  }
+
+  /** Everything held about a subscriber, for an access request. */
+  async subscriber(waitlistId: string, by: { id: string } | { email: string }): Promise<ListedSubscriber> {
+    const waitlist = await this.waitlist(waitlistId);
+    const id = await this.subscriberId(waitlist, by);
+    const found = await this.store.read((tx) => tx.subscribers.get(waitlist.id, waitlist.settings, id));
+    if (!found) throw notFound('subscriber', id);
+    return found;
+  }
+
+  /** A write about subscribers, as an operator: admins only, on a waitlist of their own tenant. */
+  private async asAdmin(operatorId: string, waitlistId: string, what: string) {
+    const operator = await this.operator(operatorId);
+    if (operator.role !== 'admin') throw forbidden(`Only admins can ${what}.`);
+    const waitlist = await this.tenantWaitlist(operator, waitlistId);
+    const who = {
+      tenantId: operator.tenant_id,
+      actor: { type: 'operator' as const, id: operator.id, name: operator.email },
+    };
+    return { operator, waitlist, who };
+  }
+
+  async admit(operatorId: string, waitlistId: string, admission: Admission): Promise<ListedSubscriber[]> {
+    const { waitlist, who } = await this.asAdmin(operatorId, waitlistId, 'let subscribers in');
+    const items = await this.store.write((tx) => admitIn(tx, this.clock, who, waitlist.id, admission));
+    if (!items) throw notFound('waitlist', waitlistId);
+    return items;
+  }
+
+  /** Erases a subscriber; resolves to its id. */
+  async erase(
+    operatorId: string,
+    waitlistId: string,
+    by: { id: string } | { email: string },
+  ): Promise<string> {
+    const { waitlist, who } = await this.asAdmin(operatorId, waitlistId, 'erase subscribers');
+    const id = await this.subscriberId(waitlist, by);
+    if (!(await this.store.write((tx) => eraseIn(tx, this.clock, who, waitlist.id, id)))) {
+      throw notFound('subscriber', id);
+    }
+    await this.store.scrub();
+    return id;
   }
 }

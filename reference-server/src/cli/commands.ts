@@ -2,15 +2,15 @@
  * The command table of operations.md: names, options and help. What each command does lives in
  * the use cases of app/; `run` only translates parsed options into a use case call.
  */
-import { KEY_PRESETS, type KeyPreset, PLANS, type Plan } from '@waitlistkit/protocol';
+import { ADMISSION_MAX, KEY_PRESETS, type KeyPreset, PLANS, type Plan } from '@waitlistkit/protocol';
 import { systemClock } from '../adapters/clock.js';
 import { Operators } from '../app/operators.js';
 import { openStore } from '../container.js';
-import type { Role } from '../domain/records.js';
+import type { Admission, Role } from '../domain/records.js';
 import { SETTING_FIELDS } from '../domain/setting-fields.js';
 import type { SettingsPatch } from '../domain/settings.js';
 import { serve } from '../serve.js';
-import type { OptionSpec, ParsedOptions } from './options.js';
+import { type OptionSpec, type ParsedOptions, UsageError } from './options.js';
 import { keyJson, printItems, waitlistJson } from './output.js';
 
 export interface CommandContext {
@@ -95,6 +95,50 @@ const tenantJson = (t: { id: string; name: string; plan: Plan }) => ({
   name: t.name,
   plan: t.plan,
 });
+
+const subscriberOptions: OptionSpec[] = [
+  {
+    name: 'id',
+    kind: 'string',
+    placeholder: 'SUB',
+    maxLength: 64,
+    description: 'id of the subscriber (sub_…)',
+  },
+  {
+    name: 'email',
+    kind: 'string',
+    placeholder: 'EMAIL',
+    maxLength: 254,
+    description: 'email of the subscriber',
+  },
+];
+
+/** `--id` or `--email`, exactly one. */
+function subscriberBy(o: ParsedOptions): { id: string } | { email: string } {
+  const id = optionalStr(o, 'id');
+  const email = optionalStr(o, 'email');
+  if ((id === undefined) === (email === undefined))
+    throw new UsageError('Give exactly one of --id and --email.');
+  return id !== undefined ? { id } : { email: email as string };
+}
+
+/** `--count` or `--ids`, exactly one. */
+function admission(o: ParsedOptions): Admission {
+  const count = o.count as number | undefined;
+  const ids = o.ids as string[] | undefined;
+  if ((count === undefined) === (ids === undefined))
+    throw new UsageError('Give exactly one of --count and --ids.');
+  if (ids !== undefined && ids.length === 0) throw new UsageError('--ids needs at least one subscriber id.');
+  if (ids !== undefined && ids.length > ADMISSION_MAX)
+    throw new UsageError(`--ids takes at most ${ADMISSION_MAX} ids.`);
+  return count !== undefined ? { count } : { subscriberIds: ids as string[] };
+}
+
+const subscriberId = (value: string) => {
+  if (!/^sub_[A-Za-z0-9]{1,60}$/.test(value))
+    throw new Error(`${JSON.stringify(value)} is not a subscriber id (sub_…).`);
+  return value;
+};
 
 export const COMMANDS: Command[] = [
   {
@@ -294,6 +338,51 @@ export const COMMANDS: Command[] = [
       withAdmin(context, async (admin) =>
         printItems(context.stdout, await admin.activityPages(str(o, 'tenant'))),
       ),
+  },
+  {
+    name: 'subscriber get',
+    summary: 'everything held about a subscriber (for an access request)',
+    options: [idOption('waitlist', 'waitlist', 'wl_'), ...subscriberOptions],
+    run: (o, context) => withAdmin(context, (admin) => admin.subscriber(str(o, 'waitlist'), subscriberBy(o))),
+  },
+  {
+    name: 'subscriber admit',
+    summary: 'let subscribers in as an admin: the first N in line, or exactly these ids',
+    options: [
+      idOption('operator', 'operator acting', 'op_'),
+      idOption('waitlist', 'waitlist', 'wl_'),
+      {
+        name: 'count',
+        kind: 'int',
+        min: 1,
+        max: ADMISSION_MAX,
+        description: 'admit the first N waiting, by position',
+      },
+      {
+        name: 'ids',
+        kind: 'list',
+        placeholder: 'SUB,SUB…',
+        item: subscriberId,
+        description: 'admit exactly these',
+      },
+    ],
+    run: (o, context) =>
+      withAdmin(context, async (admin) => ({
+        items: await admin.admit(str(o, 'operator'), str(o, 'waitlist'), admission(o)),
+      })),
+  },
+  {
+    name: 'subscriber delete',
+    summary: 'erase a subscriber as an admin: the row, its email, codes and tokens',
+    options: [
+      idOption('operator', 'operator acting', 'op_'),
+      idOption('waitlist', 'waitlist', 'wl_'),
+      ...subscriberOptions,
+    ],
+    run: (o, context) =>
+      withAdmin(context, async (admin) => ({
+        deleted: await admin.erase(str(o, 'operator'), str(o, 'waitlist'), subscriberBy(o)),
+      })),
   },
 ];
 

@@ -319,3 +319,16 @@ export async function subscribersByIds(
   const positionOf = new Map(waiting.map((r, i) => [r.id, positions[i] ?? null]));
   return present.map((r) => listed(r, positionOf.get(r.id) ?? null, settings.referrals));
 }
+
+/** The id of the subscriber with this normalised email on the waitlist. */
+export async function idByEmail(
+  db: Connection,
+  waitlistId: string,
+  emailNorm: string,
+): Promise<string | undefined> {
+  const row = await db.get<{ id: string }>(
+    'SELECT id FROM subscribers WHERE waitlist_id = ? AND email_norm = ?',
+    [waitlistId, emailNorm],
+  );
+  return row?.id;
+}

@@ -11,6 +11,8 @@ export const ErrorCode = {
   unsupportedMediaType: 'unsupported_media_type',
   rateLimitExceeded: 'rate_limit_exceeded',
   internalError: 'internal_error',
+  idempotencyKeyReused: 'idempotency_key_reused',
+  idempotencyKeyInUse: 'idempotency_key_in_use',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export const ERROR_CODES = Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]];
@@ -28,6 +30,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
   internal_error: 500,
+  idempotency_key_reused: 422,
+  idempotency_key_in_use: 409,
 };
 
 /** Gates a public signup can be asked to pass (the `gate` of a 428 body). */
@@ -71,13 +75,30 @@ export const PUBLIC_RETRY_AFTER_SECONDS = 60;
 
 export const REFERRAL_BOOST_MAX = 100;
 
-/** Response headers of the customer API's per-key budget and of every 429. */
+/** Headers of the contract: the per-key budget, every 429, idempotency and request ids (§13). */
 export const Header = {
   retryAfter: 'Retry-After',
   rateLimitLimit: 'RateLimit-Limit',
   rateLimitRemaining: 'RateLimit-Remaining',
   rateLimitReset: 'RateLimit-Reset',
+  idempotencyKey: 'Idempotency-Key',
+  idempotentReplayed: 'Idempotent-Replayed',
+  requestId: 'Request-Id',
 } as const;
+
+/** `Idempotency-Key`: 1..255 printable ASCII characters (contract §13). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+/** How long the first answer to an `Idempotency-Key` is kept. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** `Request-Id`: `req_` and 16 or more URL-safe characters. */
+export const REQUEST_ID_PATTERN = /^req_[A-Za-z0-9_-]{16,}$/;
+
+/** A subscriber is in line (`waiting`) or let in (`admitted`), contract §12. */
+export const SubscriberStatus = { waiting: 'waiting', admitted: 'admitted' } as const;
+export type SubscriberStatus = (typeof SubscriberStatus)[keyof typeof SubscriberStatus];
+export const SUBSCRIBER_STATUSES = [SubscriberStatus.waiting, SubscriberStatus.admitted] as const;
+/** Most subscribers one admission lets in, by count or by ids. */
+export const ADMISSION_MAX = 1000;
 
 /** Id prefixes of the service's resources. */
 export const IdPrefix = {

@@ -27,9 +27,43 @@ const rateLimitHeaders = {
 
 const retryAfter = { [Header.retryAfter]: integerHeader('Seconds to wait before retrying.') };
 
-function errorResponse(description: string, headers: Json = {}): Json {
-  return { description, headers, content: json(ref('ErrorBody')) };
+const requestId = {
+  [Header.requestId]: {
+    description: '`req_` and 16 or more URL-safe characters; the server logs it with the request.',
+    schema: { type: 'string', pattern: '^req_[A-Za-z0-9_-]{16,}$' },
+  },
+};
+
+/** Every answer of both areas carries a Request-Id (contract §13). */
+function response(description: string, headers: Json = {}, content?: Json): Json {
+  const all = { ...requestId, ...headers };
+  return content ? { description, headers: all, content } : { description, headers: all };
 }
+
+function errorResponse(description: string, headers: Json = {}): Json {
+  return response(description, headers, json(ref('ErrorBody')));
+}
+
+const idempotencyKeyParameter = {
+  name: Header.idempotencyKey,
+  in: 'header',
+  required: false,
+  description:
+    'Makes the POST safe to retry: the first answer (2xx, or 4xx other than 429) is kept 24 hours for this key and API key, and a retry with the same body gets it again with `Idempotent-Replayed: true`.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+};
+
+const idempotencyResponses = {
+  '409': errorResponse('`idempotency_key_in_use`: a request with this Idempotency-Key is still in progress.'),
+  '422': errorResponse('`idempotency_key_reused`: this Idempotency-Key was used with a different body.'),
+};
+
+const replayed = {
+  [Header.idempotentReplayed]: {
+    description: '`true` when this is the kept answer to an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', const: 'true' },
+  },
+};
 
 function apiResponses(extra: Record<string, Json>): Json {
   return {
@@ -49,6 +83,14 @@ function apiResponses(extra: Record<string, Json>): Json {
     '500': errorResponse('`internal_error`: transient; retry with backoff.'),
   };
 }
+
+const subscriberIdParameter = {
+  name: 'subscriber_id',
+  in: 'path',
+  required: true,
+  description: 'Id of the subscriber (`sub_…`).',
+  schema: { type: 'string' },
+};
 
 const waitlistIdParameter = {
   name: 'waitlist_id',
@@ -83,6 +125,12 @@ export function buildOpenApiDocument(): Json {
   }
   const publicPath = '/v1/public/waitlists/{waitlist_id}/subscribers';
   const apiPath = '/v1/api/waitlists/{waitlist_id}/subscribers';
+  const subscriberPath = `${apiPath}/{subscriber_id}`;
+  const admissionsPath = '/v1/api/waitlists/{waitlist_id}/admissions';
+  const notFoundSubscriber = errorResponse(
+    '`not_found`: waitlist missing, archived or of another tenant, or no such subscriber on it.',
+    rateLimitHeaders,
+  );
   return {
     openapi: '3.1.0',
     info: {
@@ -108,11 +156,7 @@ export function buildOpenApiDocument(): Json {
           security: [{ apiKey: [] }],
           parameters: listQueryParameters(),
           responses: apiResponses({
-            '200': {
-              description: 'A page of subscribers.',
-              headers: rateLimitHeaders,
-              content: json(ref('ListPage')),
-            },
+            '200': response('A page of subscribers.', rateLimitHeaders, json(ref('ListPage'))),
             '400': errorResponse('`invalid_request`: a query parameter is malformed.', rateLimitHeaders),
           }),
         },
@@ -122,19 +166,69 @@ export function buildOpenApiDocument(): Json {
           summary: 'Create a subscriber (server to server)',
           description: `Needs scope \`${Scope.write}\`. Skips the origin allowlist, Challenge and Proof of Work; applies the per-email throttle, MX check, disposable blocklist and geo rules when enabled.`,
           security: [{ apiKey: [] }],
+          parameters: [idempotencyKeyParameter],
           requestBody: { required: true, content: json(ref('ApiCreateSubscriberBody')) },
           responses: apiResponses({
-            '202': {
-              description: 'Accepted: created, or matched to the existing subscriber of that email.',
-              headers: rateLimitHeaders,
-              content: json(ref('AcceptedSignup')),
-            },
+            '202': response(
+              'Accepted: created, or matched to the existing subscriber of that email.',
+              { ...rateLimitHeaders, ...replayed },
+              json(ref('AcceptedSignup')),
+            ),
+            ...idempotencyResponses,
             '400': errorResponse(
               '`invalid_email` (syntax, disposable domain, no MX) or `invalid_request` (body malformed).',
               rateLimitHeaders,
             ),
             '413': errorResponse(`\`payload_too_large\`: body over ${BODY_MAX_BYTES} bytes.`),
             '415': errorResponse('`unsupported_media_type`: Content-Type is not application/json.'),
+          }),
+        },
+      },
+      [subscriberPath]: {
+        parameters: [waitlistIdParameter, subscriberIdParameter],
+        get: {
+          tags: ['customer'],
+          operationId: 'getSubscriber',
+          summary: 'Get one subscriber',
+          description: `Needs scope \`${Scope.read}\`.`,
+          security: [{ apiKey: [] }],
+          responses: apiResponses({
+            '200': response('The subscriber.', rateLimitHeaders, json(ref('Subscriber'))),
+            '404': notFoundSubscriber,
+          }),
+        },
+        delete: {
+          tags: ['customer'],
+          operationId: 'deleteSubscriber',
+          summary: 'Erase a subscriber',
+          description: `Needs scope \`${Scope.write}\`. The row, its email, codes and tokens are gone; its referrer keeps the credit; a later sign-up with the same address is a fresh subscriber.`,
+          security: [{ apiKey: [] }],
+          responses: apiResponses({
+            '204': response('Erased.', rateLimitHeaders),
+            '404': notFoundSubscriber,
+          }),
+        },
+      },
+      [admissionsPath]: {
+        parameters: [waitlistIdParameter],
+        post: {
+          tags: ['customer'],
+          operationId: 'admitSubscribers',
+          summary: 'Let subscribers in',
+          description: `Needs scope \`${Scope.write}\`. Admits the first \`count\` waiting subscribers by position, or exactly the \`subscriber_ids\` given (unknown or already admitted ids are skipped), atomically.`,
+          security: [{ apiKey: [] }],
+          parameters: [idempotencyKeyParameter],
+          requestBody: { required: true, content: json(ref('AdmissionsBody')) },
+          responses: apiResponses({
+            '200': response(
+              'The subscribers admitted.',
+              { ...rateLimitHeaders, ...replayed },
+              json(ref('Admissions')),
+            ),
+            '400': errorResponse('`invalid_request`: the body is malformed.', rateLimitHeaders),
+            '413': errorResponse(`\`payload_too_large\`: body over ${BODY_MAX_BYTES} bytes.`),
+            '415': errorResponse('`unsupported_media_type`: Content-Type is not application/json.'),
+            ...idempotencyResponses,
           }),
         },
       },
@@ -157,10 +251,11 @@ export function buildOpenApiDocument(): Json {
           ],
           requestBody: { required: true, content: json(ref('PublicSubscribeBody')) },
           responses: {
-            '202': {
-              description: 'Accepted: created, or matched to the existing subscriber of that email.',
-              content: json(ref('AcceptedSignup')),
-            },
+            '202': response(
+              'Accepted: created, or matched to the existing subscriber of that email.',
+              {},
+              json(ref('AcceptedSignup')),
+            ),
             '400': errorResponse('`invalid_email` or `invalid_request`.'),
             '403': errorResponse('`geo_restricted`: the waitlist does not accept this country.'),
             '404': errorResponse(
@@ -168,10 +263,7 @@ export function buildOpenApiDocument(): Json {
             ),
             '413': errorResponse(`\`payload_too_large\`: body over ${BODY_MAX_BYTES} bytes.`),
             '415': errorResponse('`unsupported_media_type`: Content-Type is not application/json.'),
-            '428': {
-              description: 'A gate must be passed first.',
-              content: json(ref('ChallengeRequired')),
-            },
+            '428': response('A gate must be passed first.', {}, json(ref('ChallengeRequired'))),
             '429': errorResponse(
               '`rate_limit_exceeded`: the per-IP throttle (Retry-After: 60) or the per-email throttle.',
               retryAfter,
@@ -184,16 +276,13 @@ export function buildOpenApiDocument(): Json {
           operationId: 'publicSubscribePreflight',
           summary: 'CORS preflight',
           responses: {
-            '204': {
-              description: 'Origin allowlisted; CORS headers returned.',
-              headers: {
-                'Access-Control-Allow-Origin': { schema: { type: 'string' } },
-                'Access-Control-Allow-Methods': { schema: { type: 'string', const: 'POST, OPTIONS' } },
-                'Access-Control-Allow-Headers': { schema: { type: 'string', const: 'Content-Type' } },
-                'Access-Control-Max-Age': { schema: { type: 'integer', const: 600 } },
-              },
-            },
-            '404': { description: 'Origin missing or not allowlisted; no CORS headers.' },
+            '204': response('Origin allowlisted; CORS headers returned.', {
+              'Access-Control-Allow-Origin': { schema: { type: 'string' } },
+              'Access-Control-Allow-Methods': { schema: { type: 'string', const: 'POST, OPTIONS' } },
+              'Access-Control-Allow-Headers': { schema: { type: 'string', const: 'Content-Type' } },
+              'Access-Control-Max-Age': { schema: { type: 'integer', const: 600 } },
+            }),
+            '404': response('Origin missing or not allowlisted; no CORS headers.'),
           },
         },
       },

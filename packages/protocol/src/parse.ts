@@ -3,9 +3,17 @@
  * with these bodies as they are; clients use the same messages for their own validation.
  */
 import type * as z from 'zod/mini';
-import { ErrorCode, LIMIT_DEFAULT, LIMIT_MAX, PAGE_DEFAULT } from './constants.js';
+import {
+  ErrorCode,
+  IDEMPOTENCY_KEY_PATTERN,
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  PAGE_DEFAULT,
+  SubscriberStatus,
+} from './constants.js';
 import { checkEmail } from './email.js';
 import {
+  AdmissionsBodySchema,
   type ApiCreateSubscriberBody,
   ApiCreateSubscriberBodySchema,
   ListQuerySchema,
@@ -113,19 +121,50 @@ export interface ListQuery {
   page: number;
   limit: number;
   q: string;
+  status: SubscriberStatus;
 }
 
 /** The list query with defaults applied and `limit` clamped to the maximum. */
 export function parseListQuery(query: unknown): Parsed<ListQuery> {
   const parsed = parseWith(ListQuerySchema, query);
   if (!parsed.ok) return parsed;
-  const { page, limit, q } = parsed.value;
+  const { page, limit, q, status } = parsed.value;
   return {
     ok: true,
     value: {
       page: page ?? PAGE_DEFAULT,
       limit: Math.min(limit ?? LIMIT_DEFAULT, LIMIT_MAX),
       q: q ?? '',
+      status: status ?? SubscriberStatus.waiting,
+    },
+  };
+}
+
+export type Admission = { count: number } | { subscriberIds: string[] };
+
+/** The admissions body: exactly one of `count` and `subscriber_ids`; ids deduplicated. */
+export function parseAdmissionsBody(body: unknown): Parsed<Admission> {
+  const parsed = parseWith(AdmissionsBodySchema, body);
+  if (!parsed.ok) return parsed;
+  const { count, subscriber_ids: ids } = parsed.value;
+  if ((count === undefined) === (ids === undefined)) {
+    return {
+      ok: false,
+      error: { code: ErrorCode.invalidRequest, message: 'Give exactly one of `count` and `subscriber_ids`.' },
+    };
+  }
+  return { ok: true, value: count !== undefined ? { count } : { subscriberIds: [...new Set(ids)] } };
+}
+
+/** An `Idempotency-Key` header value, or the reason it is not one (contract §13). */
+export function parseIdempotencyKey(value: string | undefined): Parsed<string | undefined> {
+  if (value === undefined) return { ok: true, value: undefined };
+  if (IDEMPOTENCY_KEY_PATTERN.test(value)) return { ok: true, value };
+  return {
+    ok: false,
+    error: {
+      code: ErrorCode.invalidRequest,
+      message: 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.',
     },
   };
 }

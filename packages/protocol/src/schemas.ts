@@ -4,7 +4,14 @@
  * the OpenAPI document is generated from them. Built on zod/mini so browser bundles stay small.
  */
 import * as z from 'zod/mini';
-import { ERROR_CODES, Gate, LIMIT_MAX, QUERY_MAX_LENGTH } from './constants.js';
+import {
+  ADMISSION_MAX,
+  ERROR_CODES,
+  Gate,
+  LIMIT_MAX,
+  QUERY_MAX_LENGTH,
+  SUBSCRIBER_STATUSES,
+} from './constants.js';
 import { POW_MAX_DIFFICULTY, POW_NONCE_MAX_LENGTH } from './pow.js';
 
 export interface SchemaDoc {
@@ -104,14 +111,25 @@ export const SubscriberSchema = doc(
     id: doc(z.string(), { description: 'Stable id of the subscriber.' }),
     email: doc(z.string(), { description: 'Case preserved as submitted.' }),
     joined_at: doc(z.iso.datetime({ offset: true }), { description: 'RFC 3339 timestamp.' }),
-    position: doc(int(1), {
-      description: 'Current place in line, computed at request time (referral boost included).',
+    position: doc(z.nullable(int(1)), {
+      description:
+        'Current place in line among waiting subscribers, computed at request time (referral boost included); null once admitted.',
     }),
     referral_code: doc(z.string(), {
       description: '6-character code; empty when referrals are off on the waitlist.',
     }),
     referral_count: doc(int(0), {
       description: "Number of other subscribers credited to this subscriber's code.",
+    }),
+    status: doc(z.enum(SUBSCRIBER_STATUSES), {
+      description: '`waiting` (in line) or `admitted` (let in, out of the line).',
+    }),
+    admitted_at: doc(z.nullable(z.iso.datetime({ offset: true })), {
+      description: 'RFC 3339 time of the admission; null while waiting.',
+    }),
+    confirmed: doc(z.boolean(), {
+      description:
+        'Whether the email address is confirmed; always true when the waitlist does not confirm emails.',
     }),
   }),
   { id: 'Subscriber' },
@@ -150,8 +168,35 @@ export const ListQuerySchema = z.object({
       description: 'Case-insensitive literal substring of the email address (`%` and `_` match themselves).',
     }),
   ),
+  status: z.optional(
+    doc(z.enum(SUBSCRIBER_STATUSES), {
+      description:
+        '`waiting` (default: the line, by position) or `admitted` (those let in, newest admission first).',
+    }),
+  ),
 });
 export type ListQueryInput = z.infer<typeof ListQuerySchema>;
+
+export const AdmissionsBodySchema = doc(
+  z.object({
+    count: z.optional(
+      doc(int(1, ADMISSION_MAX), { description: 'Admit the first `count` waiting subscribers by position.' }),
+    ),
+    subscriber_ids: z.optional(
+      doc(z.array(z.string().check(z.maxLength(64))).check(z.minLength(1), z.maxLength(ADMISSION_MAX)), {
+        description: 'Admit exactly these; unknown or already admitted ids are skipped.',
+      }),
+    ),
+  }),
+  { id: 'AdmissionsBody', description: 'Exactly one of `count` and `subscriber_ids`.' },
+);
+export type AdmissionsBody = z.infer<typeof AdmissionsBodySchema>;
+
+export const AdmissionsResultSchema = doc(z.object({ items: z.array(SubscriberSchema) }), {
+  id: 'Admissions',
+  description: 'The subscribers this request admitted, in the order they were let in.',
+});
+export type AdmissionsResult = z.infer<typeof AdmissionsResultSchema>;
 
 const countryCode = doc(
   z.string().check(z.regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO 3166-1 country code')),

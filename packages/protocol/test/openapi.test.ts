@@ -22,10 +22,32 @@ describe('openapi.json', () => {
         .map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect(ops.sort()).toEqual([
+      'DELETE /v1/api/waitlists/{waitlist_id}/subscribers/{subscriber_id}',
       'GET /v1/api/waitlists/{waitlist_id}/subscribers',
+      'GET /v1/api/waitlists/{waitlist_id}/subscribers/{subscriber_id}',
       'OPTIONS /v1/public/waitlists/{waitlist_id}/subscribers',
+      'POST /v1/api/waitlists/{waitlist_id}/admissions',
       'POST /v1/api/waitlists/{waitlist_id}/subscribers',
       'POST /v1/public/waitlists/{waitlist_id}/subscribers',
     ]);
+  });
+
+  it('gives every response of both areas a Request-Id, and every API POST an Idempotency-Key', () => {
+    for (const [path, item] of Object.entries(checkedIn.paths)) {
+      for (const [method, operation] of Object.entries(
+        item as Record<string, { responses?: object; parameters?: { name: string }[] }>,
+      )) {
+        if (method === 'parameters') continue;
+        for (const [status, response] of Object.entries(operation.responses ?? {})) {
+          expect({
+            at: `${method} ${path} ${status}`,
+            headers: Object.keys((response as { headers?: object }).headers ?? {}),
+          }).toMatchObject({ headers: expect.arrayContaining(['Request-Id']) });
+        }
+        if (method === 'post' && path.startsWith('/v1/api/')) {
+          expect(operation.parameters?.map((p) => p.name)).toContain('Idempotency-Key');
+        }
+      }
+    }
   });
 });

@@ -4,7 +4,9 @@ import {
   ChallengeRequiredSchema,
   ErrorBodySchema,
   ListPageSchema,
+  parseAdmissionsBody,
   parseApiCreateBody,
+  parseIdempotencyKey,
   parseListQuery,
   parsePublicSubscribeBody,
 } from '../src/index.js';
@@ -82,11 +84,50 @@ describe('parseApiCreateBody', () => {
 
 describe('parseListQuery', () => {
   it('applies defaults and clamps the limit', () => {
-    expect(parseListQuery({})).toEqual({ ok: true, value: { page: 1, limit: 25, q: '' } });
-    expect(parseListQuery({ page: '3', limit: '500', q: '50%_' })).toEqual({
+    expect(parseListQuery({})).toEqual({ ok: true, value: { page: 1, limit: 25, q: '', status: 'waiting' } });
+    expect(parseListQuery({ page: '3', limit: '500', q: '50%_', status: 'admitted' })).toEqual({
       ok: true,
-      value: { page: 3, limit: 200, q: '50%_' },
+      value: { page: 3, limit: 200, q: '50%_', status: 'admitted' },
     });
+    expect(parseListQuery({ status: 'gone' })).toEqual({
+      ok: false,
+      error: { code: 'invalid_request', message: '`status` must be one of "waiting", "admitted".' },
+    });
+  });
+
+  it('takes exactly one of count and subscriber_ids for an admission', () => {
+    expect(parseAdmissionsBody({ count: 10 })).toEqual({ ok: true, value: { count: 10 } });
+    expect(parseAdmissionsBody({ subscriber_ids: ['sub_a', 'sub_b', 'sub_a'] })).toEqual({
+      ok: true,
+      value: { subscriberIds: ['sub_a', 'sub_b'] },
+    });
+    for (const body of [{}, { count: 1, subscriber_ids: ['sub_a'] }]) {
+      expect(parseAdmissionsBody(body)).toEqual({
+        ok: false,
+        error: { code: 'invalid_request', message: 'Give exactly one of `count` and `subscriber_ids`.' },
+      });
+    }
+    for (const body of [
+      { count: 0 },
+      { count: 1001 },
+      { count: 2.5 },
+      { count: '3' },
+      { subscriber_ids: [] },
+      null,
+      [],
+    ]) {
+      expect(parseAdmissionsBody(body)).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    }
+    expect(parseAdmissionsBody({ subscriber_ids: Array(1001).fill('sub_a') })).toMatchObject({ ok: false });
+  });
+
+  it('takes an Idempotency-Key of 1 to 255 printable ASCII characters', () => {
+    expect(parseIdempotencyKey(undefined)).toEqual({ ok: true, value: undefined });
+    expect(parseIdempotencyKey('order-42 retry')).toEqual({ ok: true, value: 'order-42 retry' });
+    expect(parseIdempotencyKey('x'.repeat(255))).toMatchObject({ ok: true });
+    for (const bad of ['', 'x'.repeat(256), 'tab\there', 'ünïcode']) {
+      expect(parseIdempotencyKey(bad)).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    }
   });
 
   it.each([

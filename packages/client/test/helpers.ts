@@ -51,6 +51,7 @@ export function makeClient(
   return { client, waits };
 }
 
+/** A waiting subscriber at position `n`, in the wire shape of contract §12. */
 export function subscriber(n: number): Subscriber {
   return {
     id: `sub_${n}`,
@@ -59,7 +60,15 @@ export function subscriber(n: number): Subscriber {
     position: n,
     referral_code: 'ABC234',
     referral_count: 0,
+    status: 'waiting',
+    admitted_at: null,
+    confirmed: true,
   };
+}
+
+/** Subscriber `n` once admitted: out of the line, so without a position. */
+export function admitted(n: number): Subscriber {
+  return { ...subscriber(n), status: 'admitted', admitted_at: '2025-03-02T09:30:00.000Z', position: null };
 }
 
 export function page(items: Subscriber[], overrides: Partial<ListPage> = {}): ListPage {

@@ -24,7 +24,7 @@ export interface Signature {
 }
 
 function describe(value: unknown): string {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return 'an array';
   const type = typeof value;
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;

@@ -150,7 +150,7 @@ describe.each(posts)('$method', ({ url, ok, call }) => {
   it('after a timeout, the retry waits out the attempt still running and gets its answer', async () => {
     // The first attempt outlives the client's timeout; the service is still working on it.
     const { requests } = sequence('post', [never, inUse(), ok], url);
-    const { client, waits } = makeClient({ timeout: 20 });
+    const { client, waits } = makeClient({ timeout: 50 });
     await expect(call(client)).resolves.toMatchObject({ idempotentReplayed: false });
     expect(requests).toHaveLength(3);
     expect(waits).toEqual([375, 750]);

@@ -1,18 +1,36 @@
 /**
  * Everything the client throws. The tree follows the service's answers: one class per HTTP
  * status, and beneath it one class per error code where a status has several meanings (400,
- * 403). A body that is not the contract's error body still yields the status's class, with
- * `code` undefined, so callers never have to parse anything themselves.
+ * 403) or where only the code says what to do (409 and 422: the idempotency codes, of which the
+ * in-use one is retried, while a bare 409 from something in between is not). A body that is not
+ * the contract's error body still yields the status's class, with `code` undefined, so callers
+ * never have to parse anything themselves.
  *
  * No error carries request or response bodies: list answers hold subscribers' addresses, and
  * errors end up in logs.
  */
 import type { ApiKeyProblem, ErrorCode } from '@waitlistkit/protocol';
 import { type RateLimit, readRateLimit } from './rate-limit.js';
+import { readRequestId } from './request-id.js';
+
+export interface WaitlistErrorOptions extends ErrorOptions {
+  requestId?: string | undefined;
+}
 
 /** Root of every error the client throws, so one `instanceof` catches them all. */
 export class WaitlistError extends Error {
   override name = 'WaitlistError';
+  /**
+   * The `Request-Id` of the answer that caused the error, to quote when asking the service's
+   * operators (it is in their log line for the request). `undefined` when there was no answer
+   * (connection failures, timeouts, aborts, bad options) or the answer carried none.
+   */
+  readonly requestId: string | undefined;
+
+  constructor(message?: string, options?: WaitlistErrorOptions) {
+    super(message, options);
+    this.requestId = options?.requestId;
+  }
 }
 
 /** The API key given to the constructor is malformed or fails its checksum (contract §8). */
@@ -47,7 +65,7 @@ export class WaitlistApiError extends WaitlistError {
   readonly retryAfter: number | undefined;
 
   constructor({ status, code, message, headers }: ApiErrorInit) {
-    super(message);
+    super(message, { requestId: readRequestId(headers) });
     this.status = status;
     this.code = code;
     this.headers = headers;
@@ -122,6 +140,26 @@ export class NotFoundError extends WaitlistApiError {
   override name = 'NotFoundError';
 }
 
+/** 409: the request conflicts with another. The subclass tells which conflict. */
+export class ConflictError extends WaitlistApiError {
+  override name = 'ConflictError';
+}
+
+/**
+ * 409 `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being
+ * processed, typically an earlier attempt of this very call that timed out on the client's side.
+ * Retried like a 429 (see retry.ts); thrown once the retries are used up. Repeating the call
+ * later with the same `idempotencyKey` is safe: it gets the first request's answer.
+ */
+export class IdempotencyKeyInUseError extends ConflictError {
+  override name = 'IdempotencyKeyInUseError';
+  declare readonly code: 'idempotency_key_in_use';
+
+  constructor(init: CodedInit) {
+    super({ ...init, code: 'idempotency_key_in_use' });
+  }
+}
+
 /** 413: the request body is over the service's limit. */
 export class PayloadTooLargeError extends WaitlistApiError {
   override name = 'PayloadTooLargeError';
@@ -130,6 +168,25 @@ export class PayloadTooLargeError extends WaitlistApiError {
 /** 415: the request was not sent as JSON. */
 export class UnsupportedMediaTypeError extends WaitlistApiError {
   override name = 'UnsupportedMediaTypeError';
+}
+
+/** 422: the request was well-formed but cannot be processed. The subclass tells why. */
+export class UnprocessableEntityError extends WaitlistApiError {
+  override name = 'UnprocessableEntityError';
+}
+
+/**
+ * 422 `idempotency_key_reused`: the `Idempotency-Key` was used before with a different body.
+ * The client never does this with its own keys; a key passed as `idempotencyKey` was given to
+ * two different requests. Not retried.
+ */
+export class IdempotencyKeyReusedError extends UnprocessableEntityError {
+  override name = 'IdempotencyKeyReusedError';
+  declare readonly code: 'idempotency_key_reused';
+
+  constructor(init: CodedInit) {
+    super({ ...init, code: 'idempotency_key_reused' });
+  }
 }
 
 /** 429: a throttle refused the request. Thrown once retries are used up or `retryAfter` is over the cap. */
@@ -178,7 +235,7 @@ export class ResponseValidationError extends WaitlistError {
   readonly path: string;
 
   constructor({ status, headers, path, message }: ResponseValidationInit) {
-    super(message);
+    super(message, { requestId: readRequestId(headers) });
     this.status = status;
     this.headers = headers;
     this.rateLimit = readRateLimit(headers);

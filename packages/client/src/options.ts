@@ -1,8 +1,9 @@
 /** The client's options, checked once at construction so that mistakes surface before any request. */
 import { parseApiKey } from '@waitlistkit/protocol';
 import { InvalidApiKeyError } from './errors.js';
+import { checkIdempotencyKey } from './idempotency.js';
 import { type Sleep, sleep } from './retry.js';
-import type { RequestOptions, TransportConfig, WaitlistClientOptions } from './types.js';
+import type { PostRequestOptions, TransportConfig, WaitlistClientOptions } from './types.js';
 
 export const DEFAULT_TIMEOUT = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
@@ -30,8 +31,11 @@ function checkNumber(name: string, value: unknown, min: number, max: number, int
   return value;
 }
 
-/** Per-call overrides, checked like the constructor's. */
-export function checkRequestOptions(options: RequestOptions): void {
+/**
+ * Per-call overrides, checked like the constructor's. Their names are checked by each method
+ * (arguments.ts), which knows whether `idempotencyKey` applies.
+ */
+export function checkRequestOptions(options: PostRequestOptions): void {
   if (options.timeout !== undefined) checkNumber('timeout', options.timeout, 1, MAX_TIMER, false);
   if (options.maxRetries !== undefined) {
     checkNumber('maxRetries', options.maxRetries, 0, Number.MAX_SAFE_INTEGER, true);
@@ -39,6 +43,7 @@ export function checkRequestOptions(options: RequestOptions): void {
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
     throw new TypeError('`signal` must be an AbortSignal.');
   }
+  if (options.idempotencyKey !== undefined) checkIdempotencyKey(options.idempotencyKey);
 }
 
 function resolveBaseUrl(value: unknown): string {

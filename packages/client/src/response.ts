@@ -4,8 +4,11 @@ import type * as z from 'zod/mini';
 import {
   type ApiErrorInit,
   AuthenticationError,
+  ConflictError,
   FeatureNotAllowedError,
   GeoRestrictedError,
+  IdempotencyKeyInUseError,
+  IdempotencyKeyReusedError,
   InsufficientScopeError,
   InternalServerError,
   InvalidEmailError,
@@ -15,6 +18,7 @@ import {
   PermissionError,
   RateLimitError,
   ResponseValidationError,
+  UnprocessableEntityError,
   UnsupportedMediaTypeError,
   WaitlistApiError,
 } from './errors.js';
@@ -73,10 +77,14 @@ function classFor(status: number): new (init: ApiErrorInit) => WaitlistApiError 
       return PermissionError;
     case 404:
       return NotFoundError;
+    case 409:
+      return ConflictError;
     case 413:
       return PayloadTooLargeError;
     case 415:
       return UnsupportedMediaTypeError;
+    case 422:
+      return UnprocessableEntityError;
     case 429:
       return RateLimitError;
     default:
@@ -105,6 +113,10 @@ export function toApiError(answer: Answer): WaitlistApiError {
         return new InsufficientScopeError(init);
       case 'geo_restricted':
         return new GeoRestrictedError(init);
+      case 'idempotency_key_in_use':
+        return new IdempotencyKeyInUseError(init);
+      case 'idempotency_key_reused':
+        return new IdempotencyKeyReusedError(init);
     }
   }
   const Class = classFor(status);

@@ -1,12 +1,23 @@
 /**
  * When to try again and how long to wait first.
  *
- * Retried: 429, every 5xx, and attempts that got no answer (connection failures and
- * timeouts), for GET and for create alike: the service de-duplicates sign-ups by email, so
- * repeating a create cannot make a second subscriber. Anything else is the caller's to fix.
+ * Retried: 429, every 5xx, attempts that got no answer (connection failures and timeouts), and
+ * 409 `idempotency_key_in_use`, for every method alike. Repeating a POST is safe because each
+ * call sends one `Idempotency-Key` with all of its attempts (see idempotency.ts): an attempt
+ * that reached the service before its answer was lost is answered again, not done again. A
+ * DELETE repeated after its erasure went through answers 404, which the caller sees as
+ * `NotFoundError`: the subscriber is gone either way. Anything else is the caller's to fix.
+ *
+ * Why 409 in-use is retried: the service answers it while an earlier request with the same key
+ * is still running, and with the client's own keys that earlier request is this call's previous
+ * attempt, typically one the client gave up on at its timeout while the service carried on. The
+ * state is transient: once that attempt finishes, a retry gets its kept answer (with
+ * `Idempotent-Replayed: true`). So it waits like any transient failure, with backoff, or the
+ * answer's `Retry-After` when it has one. A bare 409 without that code is not retried.
  */
 import {
   ConnectionError,
+  IdempotencyKeyInUseError,
   InternalServerError,
   RateLimitError,
   WaitlistApiError,
@@ -31,7 +42,8 @@ export function isRetryable(error: WaitlistError): boolean {
   return (
     error instanceof RateLimitError ||
     error instanceof InternalServerError ||
-    error instanceof ConnectionError
+    error instanceof ConnectionError ||
+    error instanceof IdempotencyKeyInUseError
   );
 }
 

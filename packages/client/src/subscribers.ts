@@ -1,7 +1,10 @@
-/** `client.subscribers`: the two endpoints of the customer API, plus lazy iteration over pages. */
+/** `client.subscribers`: the endpoints of the customer API, plus lazy iteration over pages. */
 import {
   type AcceptedSignup,
   AcceptedSignupSchema,
+  type AdmissionsBody,
+  type AdmissionsResult,
+  AdmissionsResultSchema,
   type ApiCreateSubscriberBody,
   ApiCreateSubscriberBodySchema,
   describeIssue,
@@ -10,41 +13,95 @@ import {
   ListPageSchema,
   type ListQueryInput,
   ListQuerySchema,
+  parseAdmissionsBody,
   type Subscriber,
+  SubscriberSchema,
 } from '@waitlistkit/protocol';
 import * as z from 'zod/mini';
-import type { RateLimit } from './rate-limit.js';
+import { checkArguments, type Signature } from './arguments.js';
 import type { Transport } from './transport.js';
-import type { RequestOptions } from './types.js';
+import type { PostRequestOptions, PostResponseInfo, RequestOptions, ResponseInfo } from './types.js';
+
+/** A wire object with what the client read from its answer's headers beside it. */
+export type WithResponseInfo<T> = T & ResponseInfo;
+/** @deprecated Results carry `requestId` too now; use `WithResponseInfo`. */
+export type WithRateLimit<T> = WithResponseInfo<T>;
+
+export type SubscriberPage = WithResponseInfo<ListPage>;
+export type SubscriberResult = WithResponseInfo<Subscriber>;
+export type SignupResult = AcceptedSignup & PostResponseInfo;
+export type AdmitResult = AdmissionsResult & PostResponseInfo;
+/** A delete answers 204 without a body: only what its headers said. */
+export type DeleteResult = ResponseInfo;
 
 /**
- * A wire object with the rate-limit headers of its answer beside it. `rateLimit` is camelCase
- * and the wire is snake_case, so what the client adds can never be mistaken for (or collide
- * with) a field the service sent.
+ * `page` (1-based, default 1), `limit` (default 25, the service clamps to 200), `q` (email
+ * substring), `status` (`waiting`, the default: the line; or `admitted`, newest admission first).
  */
-export type WithRateLimit<T> = T & { readonly rateLimit: RateLimit };
-
-export type SubscriberPage = WithRateLimit<ListPage>;
-export type SignupResult = WithRateLimit<AcceptedSignup>;
-
-/** `page` (1-based, default 1), `limit` (default 25, the service clamps to 200), `q` (email substring). */
 export type ListParams = ListQueryInput;
 export type IterateParams = Omit<ListQueryInput, 'page'>;
 export type CreateParams = ApiCreateSubscriberBody;
+/**
+ * Whom to let in: the first `count` waiting subscribers by position, or exactly `subscriberIds`
+ * (unknown or already admitted ones are skipped). One of the two, 1 to 1000.
+ */
+export type AdmitParams =
+  | { count: number; subscriberIds?: never }
+  | { subscriberIds: readonly string[]; count?: never };
 
-function subscribersPath(method: string, waitlistId: string): string {
-  if (typeof waitlistId !== 'string' || waitlistId === '') {
-    throw new TypeError(`subscribers.${method}: \`waitlistId\` must be a non-empty string.`);
+// The parameter names come from the protocol's schemas, so a field added there is accepted here.
+const LIST: Signature = { method: 'list', params: Object.keys(ListQuerySchema.shape) };
+const ITERATE: Signature = {
+  method: 'iterate',
+  params: LIST.params?.filter((name) => name !== 'page'),
+  notParams: { page: 'iterate fetches every page, from the first.' },
+};
+const GET: Signature = { method: 'get' };
+const CREATE: Signature = {
+  method: 'create',
+  params: Object.keys(ApiCreateSubscriberBodySchema.shape),
+  post: true,
+};
+const ADMIT: Signature = { method: 'admit', params: ['count', 'subscriberIds'], post: true };
+const DELETE: Signature = { method: 'delete' };
+
+/** One id as a path segment. */
+function segment(method: string, name: string, noun: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new TypeError(`subscribers.${method}: \`${name}\` must be a non-empty string.`);
   }
   // URLs resolve "." and ".." segments even when percent-encoded, so the id could escape its place.
-  if (waitlistId === '.' || waitlistId === '..') {
-    throw new TypeError(`subscribers.${method}: "${waitlistId}" is not a waitlist id.`);
+  if (value === '.' || value === '..') {
+    throw new TypeError(`subscribers.${method}: "${value}" is not a ${noun} id.`);
   }
-  return `v1/api/waitlists/${encodeURIComponent(waitlistId)}/subscribers`;
+  return encodeURIComponent(value);
+}
+
+function waitlistPath(method: string, waitlistId: string): string {
+  return `v1/api/waitlists/${segment(method, 'waitlistId', 'waitlist', waitlistId)}`;
+}
+
+function subscriberPath(method: string, waitlistId: string, subscriberId: string): string {
+  const waitlist = waitlistPath(method, waitlistId);
+  return `${waitlist}/subscribers/${segment(method, 'subscriberId', 'subscriber', subscriberId)}`;
 }
 
 function invalidArgument(method: string, issue: z.core.$ZodIssue | undefined): TypeError {
   return new TypeError(`subscribers.${method}: ${issue ? describeIssue(issue) : 'invalid argument.'}`);
+}
+
+/**
+ * The wire body of an admission, checked by the protocol's own rules (exactly one of the two,
+ * 1 to 1000). Its messages name the wire field; the caller wrote `subscriberIds`, so they say that.
+ */
+function admissionsBody(params: AdmitParams): AdmissionsBody {
+  const parsed = parseAdmissionsBody({ count: params.count, subscriber_ids: params.subscriberIds });
+  if (!parsed.ok) {
+    const message = parsed.error.message.replace(/`subscriber_ids(?=[.`])/g, '`subscriberIds');
+    throw new TypeError(`subscribers.admit: ${message}`);
+  }
+  const admission = parsed.value;
+  return 'count' in admission ? { count: admission.count } : { subscriber_ids: admission.subscriberIds };
 }
 
 export class Subscribers {
@@ -54,9 +111,10 @@ export class Subscribers {
     this.#transport = transport;
   }
 
-  /** One page of a waitlist's subscribers, ordered by position. */
+  /** One page of a waitlist's subscribers: the line by position, or the admitted ones. */
   async list(waitlistId: string, params: ListParams = {}, options?: RequestOptions): Promise<SubscriberPage> {
-    const path = subscribersPath('list', waitlistId);
+    const path = `${waitlistPath('list', waitlistId)}/subscribers`;
+    checkArguments(LIST, params, options);
     // Encoding through the protocol's query schema checks the values and writes them as the
     // server parses them (strict decimal text).
     const query = z.safeEncode(ListQuerySchema, params, { reportInput: true });
@@ -65,24 +123,25 @@ export class Subscribers {
     for (const [name, value] of Object.entries(query.data)) {
       if (value !== undefined) searchParams[name] = value;
     }
-    const { data, rateLimit } = await this.#transport.request(
+    const { data, rateLimit, requestId } = await this.#transport.request(
       { method: 'get', path, searchParams, schema: ListPageSchema, label: 'ListPage' },
       options,
     );
-    return { ...data, rateLimit };
+    return { ...data, rateLimit, requestId };
   }
 
   /**
-   * Every subscriber of the waitlist (or every match of `q`), fetching pages only as the loop
-   * asks for them. Pages are of `limit` items, 200 by default: the fewest requests against the
-   * key's per-minute budget. Positions are live, so sign-ups made while iterating can shift
-   * subscribers across page boundaries.
+   * Every subscriber of the waitlist (or every match of `q`, of `status`), fetching pages only as
+   * the loop asks for them. Pages are of `limit` items, 200 by default: the fewest requests
+   * against the key's per-minute budget. Positions are live, so sign-ups, admissions and erasures
+   * made while iterating can shift subscribers across page boundaries.
    */
   async *iterate(
     waitlistId: string,
     params: IterateParams = {},
     options?: RequestOptions,
   ): AsyncGenerator<Subscriber, void, undefined> {
+    checkArguments(ITERATE, params, options);
     const limit = params.limit ?? LIMIT_MAX;
     for (let page = 1; ; page++) {
       const result = await this.list(waitlistId, { ...params, page, limit }, options);
@@ -93,19 +152,64 @@ export class Subscribers {
     }
   }
 
+  /** One subscriber, waiting or admitted. An unknown id, or one of another waitlist, is `NotFoundError`. */
+  async get(waitlistId: string, subscriberId: string, options?: RequestOptions): Promise<SubscriberResult> {
+    const path = subscriberPath('get', waitlistId, subscriberId);
+    checkArguments(GET, undefined, options);
+    const { data, rateLimit, requestId } = await this.#transport.request(
+      { method: 'get', path, schema: SubscriberSchema, label: 'Subscriber' },
+      options,
+    );
+    return { ...data, rateLimit, requestId };
+  }
+
   /**
    * Signs someone up, server to server. A repeated create for the same address is answered like
-   * the first (the service de-duplicates), which is also why the client may retry it.
+   * the first (the service de-duplicates), and the client's retries carry one Idempotency-Key.
    */
-  async create(waitlistId: string, params: CreateParams, options?: RequestOptions): Promise<SignupResult> {
-    const path = subscribersPath('create', waitlistId);
-    // Parsing also drops keys the body schema does not know, so only wire fields are sent.
+  async create(
+    waitlistId: string,
+    params: CreateParams,
+    options?: PostRequestOptions,
+  ): Promise<SignupResult> {
+    const path = `${waitlistPath('create', waitlistId)}/subscribers`;
+    checkArguments(CREATE, params, options);
     const body = ApiCreateSubscriberBodySchema.safeParse(params, { reportInput: true });
     if (!body.success) throw invalidArgument('create', body.error.issues[0]);
-    const { data, rateLimit } = await this.#transport.request(
+    const { data, rateLimit, requestId, idempotentReplayed } = await this.#transport.request(
       { method: 'post', path, json: body.data, schema: AcceptedSignupSchema, label: 'AcceptedSignup' },
       options,
     );
-    return { ...data, rateLimit };
+    return { ...data, rateLimit, requestId, idempotentReplayed };
+  }
+
+  /**
+   * Lets subscribers in, atomically: the first `count` waiting ones by position, or exactly
+   * `subscriberIds`. Resolves to those this request admitted, in the order they were let in.
+   * The call's attempts share one Idempotency-Key, so a retry never admits a second batch.
+   */
+  async admit(waitlistId: string, params: AdmitParams, options?: PostRequestOptions): Promise<AdmitResult> {
+    const path = `${waitlistPath('admit', waitlistId)}/admissions`;
+    checkArguments(ADMIT, params, options);
+    const json = admissionsBody(params);
+    const { data, rateLimit, requestId, idempotentReplayed } = await this.#transport.request(
+      { method: 'post', path, json, schema: AdmissionsResultSchema, label: 'Admissions' },
+      options,
+    );
+    return { ...data, rateLimit, requestId, idempotentReplayed };
+  }
+
+  /**
+   * Erases a subscriber: the row, its email, codes and tokens. A 404 (`NotFoundError`) means it
+   * is not there, which after a retried attempt may be because that attempt erased it.
+   */
+  async delete(waitlistId: string, subscriberId: string, options?: RequestOptions): Promise<DeleteResult> {
+    const path = subscriberPath('delete', waitlistId, subscriberId);
+    checkArguments(DELETE, undefined, options);
+    const { rateLimit, requestId } = await this.#transport.requestNoContent(
+      { method: 'delete', path },
+      options,
+    );
+    return { rateLimit, requestId };
   }
 }

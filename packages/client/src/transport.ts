@@ -10,14 +10,17 @@
  * good at (URL and query building, the JSON body, the headers, signal plumbing); retries,
  * per-attempt timeouts and error mapping live here, in plain code.
  */
+import { Header } from '@waitlistkit/protocol';
 import ky, { type KyInstance } from 'ky';
 import type * as z from 'zod/mini';
 import { AbortError, ConnectionError, TimeoutError, WaitlistError } from './errors.js';
+import { newIdempotencyKey, wasReplayed } from './idempotency.js';
 import { checkRequestOptions } from './options.js';
 import { readRateLimit } from './rate-limit.js';
+import { readRequestId } from './request-id.js';
 import { type Answer, readSuccess, toApiError } from './response.js';
 import { type RetryPolicy, retryDelay } from './retry.js';
-import type { Call, RequestOptions, Result, TransportConfig } from './types.js';
+import type { Call, CallWithBody, PostRequestOptions, Result, TransportConfig } from './types.js';
 
 function aborted(signal: AbortSignal): AbortError {
   return new AbortError('The call was aborted by its signal.', { cause: signal.reason });
@@ -54,10 +57,20 @@ export class Transport {
     });
   }
 
-  async request<S extends z.ZodMiniType>(
-    call: Call<S>,
-    options: RequestOptions = {},
+  /** A call whose 2xx answer has a body matching `call.schema`. */
+  request<S extends z.ZodMiniType>(
+    call: CallWithBody<S>,
+    options: PostRequestOptions = {},
   ): Promise<Result<z.output<S>>> {
+    return this.#send(call, options, (answer) => readSuccess(answer, call.schema, call.label));
+  }
+
+  /** A call answered without a body (204): only the status and headers matter. */
+  requestNoContent(call: Call, options: PostRequestOptions = {}): Promise<Result<undefined>> {
+    return this.#send(call, options, () => undefined);
+  }
+
+  async #send<T>(call: Call, options: PostRequestOptions, read: (answer: Answer) => T): Promise<Result<T>> {
     checkRequestOptions(options);
     const { signal } = options;
     const timeout = options.timeout ?? this.#config.timeout;
@@ -65,9 +78,16 @@ export class Transport {
       ...this.#config,
       maxRetries: options.maxRetries ?? this.#config.maxRetries,
     };
+    // Made once, before the first attempt, and sent with every attempt: that is what makes the
+    // retries below safe for a POST (idempotency.ts). An object even when empty: ky reads
+    // `headers: undefined` as "none", dropping the key and `accept` set on the instance.
+    const headers: Record<string, string> =
+      call.method === 'post'
+        ? { [Header.idempotencyKey]: options.idempotencyKey ?? newIdempotencyKey() }
+        : {};
     for (let retry = 1; ; retry++) {
       try {
-        return await this.#attempt(call, timeout, signal);
+        return await this.#attempt(call, headers, read, timeout, signal);
       } catch (error) {
         if (!(error instanceof WaitlistError)) throw error;
         const wait = retryDelay(error, retry, policy);
@@ -82,11 +102,13 @@ export class Transport {
     }
   }
 
-  async #attempt<S extends z.ZodMiniType>(
-    call: Call<S>,
+  async #attempt<T>(
+    call: Call,
+    headers: Record<string, string>,
+    read: (answer: Answer) => T,
     timeout: number,
     signal: AbortSignal | undefined,
-  ): Promise<Result<z.output<S>>> {
+  ): Promise<Result<T>> {
     if (signal?.aborted) throw aborted(signal);
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), timeout);
@@ -97,6 +119,7 @@ export class Transport {
         method: call.method,
         searchParams: call.searchParams,
         json: call.json,
+        headers,
         signal: attemptSignal,
       });
       // The body is read inside the deadline: a server that stalls mid-body times out too. The
@@ -119,6 +142,11 @@ export class Transport {
       clearTimeout(timer);
     }
     if (answer.status < 200 || answer.status > 299) throw toApiError(answer);
-    return { data: readSuccess(answer, call.schema, call.label), rateLimit: readRateLimit(answer.headers) };
+    return {
+      data: read(answer),
+      rateLimit: readRateLimit(answer.headers),
+      requestId: readRequestId(answer.headers),
+      idempotentReplayed: wasReplayed(answer.headers),
+    };
   }
 }

@@ -31,6 +31,16 @@ export interface RequestOptions {
   maxRetries?: number;
 }
 
+/** Options of the methods that POST (`create`, `admit`). */
+export interface PostRequestOptions extends RequestOptions {
+  /**
+   * The `Idempotency-Key` to send (1 to 255 printable ASCII characters, no space at either end).
+   * By default the client makes a random one per call. Pass your own when you may repeat the
+   * call yourself, e.g. from a job queue, so that the repeat is recognised as the same request.
+   */
+  idempotencyKey?: string;
+}
+
 export interface TransportConfig extends RetryPolicy {
   /** Absolute, ending in `/`. */
   baseUrl: string;
@@ -40,18 +50,39 @@ export interface TransportConfig extends RetryPolicy {
   sleep: Sleep;
 }
 
-export interface Call<S extends z.ZodMiniType> {
-  method: 'get' | 'post';
+export interface Call {
+  method: 'get' | 'post' | 'delete';
   /** Relative to the base URL, without a leading `/`. */
   path: string;
   searchParams?: Record<string, string>;
   json?: unknown;
+}
+
+/** A call whose 2xx answer has a body, checked against `schema`. */
+export interface CallWithBody<S extends z.ZodMiniType> extends Call {
   schema: S;
   /** The schema's name, for error messages. */
   label: string;
 }
 
-export interface Result<T> {
+/**
+ * What the client reads from the headers of every answer. The names are camelCase where the wire
+ * is snake_case, so what the client adds can never be mistaken for (or collide with) a field the
+ * service sent.
+ */
+export interface ResponseInfo {
+  /** The answer's rate-limit headers. */
+  readonly rateLimit: RateLimit;
+  /** The answer's `Request-Id`, to quote when asking the service's operators; `undefined` if it had none. */
+  readonly requestId: string | undefined;
+}
+
+/** What a POST's answer adds: whether it is the kept answer to an earlier request with its key. */
+export interface PostResponseInfo extends ResponseInfo {
+  /** `true` when the service replayed its first answer to this `Idempotency-Key` (`Idempotent-Replayed: true`). */
+  readonly idempotentReplayed: boolean;
+}
+
+export interface Result<T> extends PostResponseInfo {
   data: T;
-  rateLimit: RateLimit;
 }

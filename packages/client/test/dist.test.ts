@@ -17,7 +17,7 @@ const probe = `
 const answer = (status, body) => async () =>
   new Response(typeof body === 'string' ? body : JSON.stringify(body), {
     status,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'request-id': 'req_dist0123456789abcd' },
   });
 const make = (fetch) =>
   new mod.WaitlistClient({ apiKey: ${JSON.stringify(API_KEY)}, baseUrl: 'https://x.test', maxRetries: 0, fetch });
@@ -33,12 +33,15 @@ results.scope = await caught(() =>
 results.invalid = await caught(() => make(answer(200, { items: 'x', total: 0, page: 1, limit: 25 })).subscribers.list('wl_1'));
 results.key = await caught(() => new mod.WaitlistClient({ apiKey: 'wlk_live_nope', baseUrl: 'https://x.test' }));
 results.network = await caught(() => make(async () => { throw new TypeError('fetch failed'); }).subscribers.list('wl_1'));
+results.inUse = await caught(() =>
+  make(answer(409, { error: { code: 'idempotency_key_in_use', message: 'In progress.' } }))
+    .subscribers.admit('wl_1', { count: 1 }));
 const page = await make(answer(200, { items: [], total: 0, page: 1, limit: 25 })).subscribers.list('wl_1');
 
 console.log(JSON.stringify({
   resolved,
   page,
-  errors: Object.fromEntries(Object.entries(results).map(([key, error]) => [key, { name: error.name, code: error.code, instanceOf: instanceOf(error) }])),
+  errors: Object.fromEntries(Object.entries(results).map(([key, error]) => [key, { name: error.name, code: error.code, requestId: error.requestId, instanceOf: instanceOf(error) }])),
 }));
 `;
 
@@ -59,7 +62,10 @@ const scripts = {
 interface ProbeOutput {
   resolved: string;
   page: unknown;
-  errors: Record<string, { name: string; code?: string; instanceOf: Record<string, boolean> }>;
+  errors: Record<
+    string,
+    { name: string; code?: string; requestId?: string; instanceOf: Record<string, boolean> }
+  >;
 }
 
 function run(kind: keyof typeof scripts): ProbeOutput {
@@ -97,14 +103,16 @@ describe.each([
       page: 1,
       limit: 25,
       rateLimit: {},
+      requestId: 'req_dist0123456789abcd',
     });
   });
 
   it('throws errors that are instances of their classes and of no others', () => {
-    const { scope, invalid, key, network } = output.errors;
+    const { scope, invalid, key, network, inUse } = output.errors;
     expect(scope).toEqual({
       name: 'InsufficientScopeError',
       code: 'insufficient_scope',
+      requestId: 'req_dist0123456789abcd',
       instanceOf: expect.objectContaining({
         InsufficientScopeError: true,
         PermissionError: true,
@@ -124,6 +132,10 @@ describe.each([
     expect(invalid?.instanceOf).toEqual(only(['ResponseValidationError', 'WaitlistError', 'Error']));
     expect(key?.instanceOf).toEqual(only(['InvalidApiKeyError', 'WaitlistError', 'Error']));
     expect(network?.instanceOf).toEqual(only(['ConnectionError', 'WaitlistError', 'Error']));
+    expect(network?.requestId).toBeUndefined();
+    expect(inUse?.instanceOf).toEqual(
+      only(['IdempotencyKeyInUseError', 'ConflictError', 'WaitlistApiError', 'WaitlistError', 'Error']),
+    );
   });
 });
 

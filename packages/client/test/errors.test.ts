@@ -3,8 +3,11 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
+  ConflictError,
   FeatureNotAllowedError,
   GeoRestrictedError,
+  IdempotencyKeyInUseError,
+  IdempotencyKeyReusedError,
   InsufficientScopeError,
   InternalServerError,
   InvalidEmailError,
@@ -13,20 +16,24 @@ import {
   PayloadTooLargeError,
   PermissionError,
   RateLimitError,
+  UnprocessableEntityError,
   UnsupportedMediaTypeError,
   WaitlistApiError,
   WaitlistError,
 } from '../src/index.js';
-import { errorBody, makeClient, SUBSCRIBERS_URL, server, useServer, WAITLIST } from './helpers.js';
+import { BASE_URL, errorBody, makeClient, server, useServer, WAITLIST } from './helpers.js';
 
 useServer();
 
 type ErrorClass = abstract new (...args: never[]) => WaitlistApiError;
 
+const subscribers = () => makeClient({ maxRetries: 0 }).client.subscribers;
 const call = {
-  list: () => makeClient({ maxRetries: 0 }).client.subscribers.list(WAITLIST),
-  create: () =>
-    makeClient({ maxRetries: 0 }).client.subscribers.create(WAITLIST, { email: 'ada@example.com' }),
+  list: () => subscribers().list(WAITLIST),
+  create: () => subscribers().create(WAITLIST, { email: 'ada@example.com' }),
+  get: () => subscribers().get(WAITLIST, 'sub_1'),
+  admit: () => subscribers().admit(WAITLIST, { count: 1 }),
+  delete: () => subscribers().delete(WAITLIST, 'sub_1'),
 };
 const methods = Object.keys(call) as Array<keyof typeof call>;
 
@@ -37,8 +44,9 @@ async function failure(method: keyof typeof call): Promise<unknown> {
   );
 }
 
+/** Every request under the waitlist, whatever its method and path, gets `respond`'s answer. */
 function answer(respond: () => Response): void {
-  server.use(http.get(SUBSCRIBERS_URL, respond), http.post(SUBSCRIBERS_URL, respond));
+  server.use(http.all(`${BASE_URL}/v1/api/waitlists/${WAITLIST}/*`, respond));
 }
 
 // Every code of the spec's customer-API table and of the contract's §1 table the API can send.
@@ -50,8 +58,10 @@ const cases: Array<[number, ErrorCode, ErrorClass, ErrorClass[]]> = [
   [403, 'insufficient_scope', InsufficientScopeError, [PermissionError]],
   [403, 'geo_restricted', GeoRestrictedError, [PermissionError]],
   [404, 'not_found', NotFoundError, []],
+  [409, 'idempotency_key_in_use', IdempotencyKeyInUseError, [ConflictError]],
   [413, 'payload_too_large', PayloadTooLargeError, []],
   [415, 'unsupported_media_type', UnsupportedMediaTypeError, []],
+  [422, 'idempotency_key_reused', IdempotencyKeyReusedError, [UnprocessableEntityError]],
   [429, 'rate_limit_exceeded', RateLimitError, []],
   [500, 'internal_error', InternalServerError, []],
 ];
@@ -67,6 +77,7 @@ describe.each(methods)('%s', (method) => {
         status,
         headers: {
           'X-Request-Marker': 'm1',
+          'Request-Id': 'req_0123456789abcdefXY',
           'RateLimit-Remaining': '12',
           ...(status === 429 ? { 'Retry-After': '7' } : {}),
         },
@@ -90,6 +101,7 @@ describe.each(methods)('%s', (method) => {
     expect(apiError.headers.get('x-request-marker')).toBe('m1');
     expect(apiError.rateLimit.remaining).toBe(12);
     expect(apiError.retryAfter).toBe(status === 429 ? 7 : undefined);
+    expect(apiError.requestId).toBe('req_0123456789abcdefXY');
   });
 });
 
@@ -105,7 +117,9 @@ describe('bodies that are not the contract error body', () => {
     [500, InternalServerError],
     [502, InternalServerError],
     [503, InternalServerError],
-    [409, WaitlistApiError],
+    [409, ConflictError],
+    [422, UnprocessableEntityError],
+    [410, WaitlistApiError],
   ];
 
   it.each(byStatus)('a %i with an HTML body is still %o, code undefined', async (status, Class) => {

@@ -10,6 +10,10 @@ export const API_KEY = (apiKeys.valid[0] as { value: string }).value;
 export const BASE_URL = 'https://waitlist.test';
 export const WAITLIST = 'wl_Test1';
 export const SUBSCRIBERS_URL = `${BASE_URL}/v1/api/waitlists/${WAITLIST}/subscribers`;
+export const ADMISSIONS_URL = `${BASE_URL}/v1/api/waitlists/${WAITLIST}/admissions`;
+export const subscriberUrl = (id: string) => `${SUBSCRIBERS_URL}/${id}`;
+/** What an Idempotency-Key made by the client looks like: a random (version 4) UUID. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 export const server = setupServer();
 
@@ -51,6 +55,7 @@ export function makeClient(
   return { client, waits };
 }
 
+/** A waiting subscriber at position `n`, in the wire shape of contract §12. */
 export function subscriber(n: number): Subscriber {
   return {
     id: `sub_${n}`,
@@ -59,7 +64,15 @@ export function subscriber(n: number): Subscriber {
     position: n,
     referral_code: 'ABC234',
     referral_count: 0,
+    status: 'waiting',
+    admitted_at: null,
+    confirmed: true,
   };
+}
+
+/** Subscriber `n` once admitted: out of the line, so without a position. */
+export function admitted(n: number): Subscriber {
+  return { ...subscriber(n), status: 'admitted', admitted_at: '2025-03-02T09:30:00.000Z', position: null };
 }
 
 export function page(items: Subscriber[], overrides: Partial<ListPage> = {}): ListPage {
@@ -83,7 +96,7 @@ export function errorResponse(status: number, code: ErrorCode, headers: Record<s
 
 /** Answers a sequence of responses, one per request, the last one repeating; counts requests. */
 export function sequence(
-  method: 'get' | 'post',
+  method: 'get' | 'post' | 'delete',
   responses: Array<() => Response | Promise<Response>>,
   url = SUBSCRIBERS_URL,
 ): { requests: Request[] } {

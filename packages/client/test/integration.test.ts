@@ -2,11 +2,13 @@
  * The client against a real reference server, started through `pnpm -s waitlist-server` on a
  * temporary database, set up with its command line.
  */
+import { REQUEST_ID_PATTERN } from '@waitlistkit/protocol';
 import { cli, type RunningServer, seedTenant, startServer, type Tenant, tempDir } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   FeatureNotAllowedError,
+  IdempotencyKeyReusedError,
   InsufficientScopeError,
   InvalidEmailError,
   NotFoundError,
@@ -124,5 +126,63 @@ describe('against the reference server', () => {
     expect((limited as RateLimitError).rateLimit.limit).toBe(60);
     // A wait of a second or more is above the 500 ms cap: no retry was attempted.
     expect(Date.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('the subscriber lifecycle against the reference server (contract §12, §13)', () => {
+  it('gets, admits by count and by ids, replays an admission, lists by status, and erases', async () => {
+    const x = await seedTenant(dir.db);
+    const c = client(x.key);
+    for (const name of ['ann', 'bob', 'cat', 'dan']) {
+      await c.subscribers.create(x.waitlistId, { email: `${name}@example.com` });
+    }
+    const line = await c.subscribers.list(x.waitlistId);
+    expect(line.items.map((s) => [s.email, s.position, s.status, s.admitted_at, s.confirmed])).toEqual([
+      ['ann@example.com', 1, 'waiting', null, true],
+      ['bob@example.com', 2, 'waiting', null, true],
+      ['cat@example.com', 3, 'waiting', null, true],
+      ['dan@example.com', 4, 'waiting', null, true],
+    ]);
+    expect(line.requestId).toMatch(REQUEST_ID_PATTERN);
+    const [ann, bob, cat, dan] = line.items.map((s) => s.id) as [string, string, string, string];
+
+    const one = await c.subscribers.get(x.waitlistId, ann);
+    expect({ ...one, rateLimit: undefined, requestId: undefined }).toEqual(line.items[0]);
+    expect(one.requestId).toMatch(REQUEST_ID_PATTERN);
+    expect(one.requestId).not.toBe(line.requestId);
+
+    const first = await c.subscribers.admit(x.waitlistId, { count: 2 }, { idempotencyKey: 'batch-1' });
+    expect(first.idempotentReplayed).toBe(false);
+    expect(first.items.map((s) => [s.id, s.status, s.position])).toEqual([
+      [ann, 'admitted', null],
+      [bob, 'admitted', null],
+    ]);
+    // The same key and body: the kept answer, and nobody else let in.
+    const again = await c.subscribers.admit(x.waitlistId, { count: 2 }, { idempotencyKey: 'batch-1' });
+    expect(again.idempotentReplayed).toBe(true);
+    expect(again.items).toEqual(first.items);
+    await expect(
+      c.subscribers.admit(x.waitlistId, { count: 1 }, { idempotencyKey: 'batch-1' }),
+    ).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
+
+    const waiting = await c.subscribers.list(x.waitlistId, { status: 'waiting' });
+    expect(waiting.items.map((s) => [s.id, s.position])).toEqual([
+      [cat, 1],
+      [dan, 2],
+    ]);
+    const byIds = await c.subscribers.admit(x.waitlistId, { subscriberIds: [dan, ann, 'sub_unknown'] });
+    expect(byIds.items.map((s) => s.id)).toEqual([dan]);
+    const admitted = await c.subscribers.list(x.waitlistId, { status: 'admitted' });
+    expect(admitted.total).toBe(3);
+    expect(admitted.items[0]?.id).toBe(dan);
+    expect(new Set(admitted.items.map((s) => s.id))).toEqual(new Set([ann, bob, dan]));
+    expect(admitted.items.every((s) => s.status === 'admitted' && s.admitted_at !== null)).toBe(true);
+
+    const erased = await c.subscribers.delete(x.waitlistId, cat);
+    expect(erased.requestId).toMatch(REQUEST_ID_PATTERN);
+    expect(erased.rateLimit.limit).toBe(60);
+    await expect(c.subscribers.get(x.waitlistId, cat)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(c.subscribers.delete(x.waitlistId, cat)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(c.subscribers.list(x.waitlistId)).resolves.toMatchObject({ total: 0 });
   });
 });

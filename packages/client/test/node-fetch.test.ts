@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError, TimeoutError, WaitlistClient } from '../src/index.js';
-import { API_KEY, page, subscriber, WAITLIST } from './helpers.js';
+import { API_KEY, admitted, page, subscriber, UUID, WAITLIST } from './helpers.js';
 
 let server: Server | undefined;
 
@@ -37,6 +37,36 @@ describe('over a real socket', () => {
     expect(result.rateLimit.remaining).toBe(41);
     expect(seen).toEqual([
       { url: `/v1/api/waitlists/${WAITLIST}/subscribers?q=a+b`, authorization: `Bearer ${API_KEY}` },
+    ]);
+  });
+
+  it('admits with an Idempotency-Key, and reads Request-Id and Idempotent-Replayed', async () => {
+    const seen: Array<{ method?: string; url?: string; key?: string | string[]; body: string }> = [];
+    const baseUrl = await listen((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (chunk: string) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        seen.push({ method: req.method, url: req.url, key: req.headers['idempotency-key'], body });
+        res.writeHead(200, {
+          'Content-Type': 'application/json',
+          'Request-Id': 'req_socket0123456789ab',
+          'Idempotent-Replayed': 'true',
+        });
+        res.end(JSON.stringify({ items: [admitted(1)] }));
+      });
+    });
+    const client = new WaitlistClient({ apiKey: API_KEY, baseUrl });
+    const result = await client.subscribers.admit(WAITLIST, { subscriberIds: ['sub_1'] });
+    expect(result).toMatchObject({ requestId: 'req_socket0123456789ab', idempotentReplayed: true });
+    expect(seen).toEqual([
+      {
+        method: 'POST',
+        url: `/v1/api/waitlists/${WAITLIST}/admissions`,
+        key: expect.stringMatching(UUID),
+        body: '{"subscriber_ids":["sub_1"]}',
+      },
     ]);
   });
 

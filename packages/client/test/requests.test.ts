@@ -53,17 +53,23 @@ describe('list', () => {
     expect(url.search).toBe('?page=3&limit=50&q=ada%2B1%40example.com');
   });
 
-  it('returns the page as sent, with the rate-limit headers beside it', async () => {
+  it('returns the page as sent, with the rate-limit headers and request id beside it', async () => {
     const body = page([subscriber(1), subscriber(2)], { total: 7, limit: 2 });
     capture(() =>
       HttpResponse.json(body, {
-        headers: { 'RateLimit-Limit': '60', 'RateLimit-Remaining': '57', 'RateLimit-Reset': '3' },
+        headers: {
+          'RateLimit-Limit': '60',
+          'RateLimit-Remaining': '57',
+          'RateLimit-Reset': '3',
+          'Request-Id': 'req_list0123456789abcd',
+        },
       }),
     );
     const result = await makeClient().client.subscribers.list(WAITLIST, { limit: 2 });
-    expect(result).toEqual({
+    expect(result).toStrictEqual({
       ...body,
       rateLimit: { limit: 60, remaining: 57, reset: 3, retryAfter: undefined },
+      requestId: 'req_list0123456789abcd',
     });
   });
 
@@ -114,15 +120,13 @@ describe('the waitlist id in the path', () => {
 });
 
 describe('create', () => {
-  it('sends POST with a JSON body of the wire fields only', async () => {
+  it('sends POST with a JSON body of the wire fields', async () => {
     const requests = capture(() => HttpResponse.json(accepted, { status: 202 }));
     await makeClient().client.subscribers.create(WAITLIST, {
       email: 'Ada@Example.com',
       referral_code: 'ABC234',
       client_country: 'de',
-      // Not a wire field: must not be sent.
-      ...({ note: 'internal' } as object),
-    } as never);
+    });
     const [request] = requests;
     expect(request?.method).toBe('POST');
     expect(request?.url).toBe(SUBSCRIBERS_URL);
@@ -133,17 +137,24 @@ describe('create', () => {
     );
   });
 
-  it('returns the accepted signup with the rate-limit headers beside it', async () => {
+  it('returns the accepted signup with the rate-limit headers and request id beside it', async () => {
     capture(() =>
       HttpResponse.json(accepted, {
         status: 202,
-        headers: { 'RateLimit-Limit': '60', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '59' },
+        headers: {
+          'RateLimit-Limit': '60',
+          'RateLimit-Remaining': '0',
+          'RateLimit-Reset': '59',
+          'Request-Id': 'req_create0123456789ab',
+        },
       }),
     );
     const result = await makeClient().client.subscribers.create(WAITLIST, { email: 'ada@example.com' });
-    expect(result).toEqual({
+    expect(result).toStrictEqual({
       ...accepted,
       rateLimit: { limit: 60, remaining: 0, reset: 59, retryAfter: undefined },
+      requestId: 'req_create0123456789ab',
+      idempotentReplayed: false,
     });
   });
 
@@ -153,6 +164,14 @@ describe('create', () => {
     [
       { email: 'a@b.co', client_country: 'DEU' },
       '`client_country` must be a two-letter ISO 3166-1 country code.',
+    ],
+    [
+      { email: 'a@b.co', note: 'internal' },
+      'unknown parameter `note`; the parameters are `email`, `referral_code`, `client_country`.',
+    ],
+    [
+      { email: 'a@b.co', referralCode: 'ABC234' },
+      'unknown parameter `referralCode`; did you mean `referral_code`?',
     ],
   ])('rejects %o before sending', async (body, message) => {
     const requests = capture(() => HttpResponse.json(accepted, { status: 202 }));

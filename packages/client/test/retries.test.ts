@@ -92,6 +92,7 @@ describe('what is retried', () => {
     [404, 'not_found'],
     [413, 'payload_too_large'],
     [415, 'unsupported_media_type'],
+    [422, 'idempotency_key_reused'],
   ] as Array<[number, ErrorCode]>)('does not retry %i %s', async (status, code) => {
     const { requests } = sequence('post', [() => errorResponse(status, code), created]);
     const { client, waits } = makeClient();

@@ -174,8 +174,8 @@ export default {
       };
 
       // ---- Which statements the server issues (recorded from its own store functions).
-      const page1 = { page: 1, limit: 25, q: '' };
-      const search = { page: 1, limit: 25, q: SEARCH_Q };
+      const page1 = { page: 1, limit: 25, q: '', status: 'waiting' };
+      const search = { page: 1, limit: 25, q: SEARCH_Q, status: 'waiting' };
       const recPage = recording(serverReader);
       const pageResult = await S.listSubscribers(recPage, wl, settings, page1);
       assert(pageResult.items.length === 25 && pageResult.total === size, 'page 1 from the store');

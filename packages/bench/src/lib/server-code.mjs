@@ -11,7 +11,8 @@ const ENTRY = `
 export { Connection } from './store/sqlite/connection.ts';
 export { Committer } from './store/sqlite/committer.ts';
 export { configure } from './store/sqlite/migrations.ts';
-export { insertOrMatchMany, insertOrMatchSubscriber, listSubscribers } from './store/sqlite/subscribers.ts';
+export { insertOrMatchMany, insertOrMatchSubscriber } from './store/sqlite/subscribers.ts';
+export { listSubscribers } from './store/sqlite/line.ts';
 export { storeOver } from './store/sqlite/index.ts';
 export { settingsFromJson } from './domain/settings.ts';
 export { systemClock } from './adapters/clock.ts';

@@ -6,11 +6,11 @@ import { apiCreate, apiList, harness, ORIGIN, publicPost } from './helpers.js';
 const dir = tempDir();
 afterAll(() => dir.cleanup());
 
-/** The command line in process on this file's database: same code as the binary. */
-async function run(args: string[]) {
+/** The command line in process on this file's database (or `db`): same code as the binary. */
+async function run(args: readonly string[], db = dir.db) {
   let stdout = '';
   let stderr = '';
-  const code = await runCommandLine([...args, '--db', dir.db], {
+  const code = await runCommandLine([...args, '--db', db], {
     stdout: (t) => {
       stdout += t;
     },
@@ -388,24 +388,7 @@ describe('subscriber get, admit and delete', () => {
           202,
         );
       }
-      const on = async (args: string[]) => {
-        let stdout = '';
-        let stderr = '';
-        const code = await runCommandLine([...args, '--db', h.db], {
-          stdout: (s) => {
-            stdout += s;
-          },
-          stderr: (s) => {
-            stderr += s;
-          },
-          env: {},
-        });
-        return {
-          code,
-          json: stdout ? JSON.parse(stdout) : undefined,
-          error: stderr ? JSON.parse(stderr).error : undefined,
-        };
-      };
+      const on = (args: readonly string[]) => run(args, h.db);
       const byEmail = await on([
         'subscriber',
         'get',

@@ -6,6 +6,7 @@
 import {
   type AcceptedSignup,
   ErrorCode,
+  type Parsed,
   parseAdmissionsBody,
   parseApiCreateBody,
   parseApiKey,
@@ -88,6 +89,18 @@ interface Access {
 }
 
 export type ListResult = ListPage & { page: number; limit: number };
+
+/** The `body` check of a POST: its body read, parsed with `parse`, and handed to `take`. */
+function bodyCheck<T>(request: ApiPost, parse: (value: unknown) => Parsed<T>, take: (value: T) => void) {
+  return async (): Promise<Refusal | undefined> => {
+    const raw = await request.readBody();
+    if (!raw.ok) return raw.refusal;
+    const parsed = parse(raw.value);
+    if (!parsed.ok) return refusal(parsed.error.code, parsed.error.message);
+    take(parsed.value);
+    return undefined;
+  };
+}
 
 /** What a write re-checks inside its transaction: a key revoked, or a plan lost, while in flight. */
 type Recheck = 'key_revoked' | 'plan_lost';
@@ -248,14 +261,9 @@ export class ApiRequests {
       API_CREATE_ORDER,
       {
         ...this.access,
-        body: async () => {
-          const raw = await request.readBody();
-          if (!raw.ok) return raw.refusal;
-          const parsed = parseApiCreateBody(raw.value);
-          if (!parsed.ok) return refusal(parsed.error.code, parsed.error.message);
-          body = parsed.value;
-          return undefined;
-        },
+        body: bodyCheck(request, parseApiCreateBody, (value) => {
+          body = value;
+        }),
         email_throttle: () =>
           emailThrottle(this.ctx, a.waitlist as Waitlist, body?.normalized_email as string),
         disposable: () => disposableCheck(settings(), body?.email_domain as string),
@@ -372,14 +380,9 @@ export class ApiRequests {
       API_ADMIT_ORDER,
       {
         ...this.access,
-        body: async () => {
-          const raw = await request.readBody();
-          if (!raw.ok) return raw.refusal;
-          const parsed = parseAdmissionsBody(raw.value);
-          if (!parsed.ok) return refusal(parsed.error.code, parsed.error.message);
-          admission = parsed.value;
-          return undefined;
-        },
+        body: bodyCheck(request, parseAdmissionsBody, (value) => {
+          admission = value;
+        }),
       },
       a,
     );

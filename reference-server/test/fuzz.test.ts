@@ -1,10 +1,12 @@
 import {
   AcceptedSignupSchema,
+  AdmissionsResultSchema,
   ChallengeRequiredSchema,
   checkEmail,
   ErrorBodySchema,
   ListPageSchema,
   type Subscriber,
+  SubscriberSchema,
 } from '@waitlistkit/protocol';
 import type { Tenant } from '@waitlistkit/testkit';
 import fc from 'fast-check';
@@ -198,20 +200,103 @@ describe('hostile input never causes a 500, a crash or a partial row', () => {
     );
   });
 
+  it('lifecycle endpoints: random admission bodies, Idempotency-Keys and subscriber ids', async () => {
+    const admission = fc.oneof(
+      fc
+        .record(
+          {
+            count: fc.oneof(
+              fc.integer({ min: -5, max: 1200 }),
+              fc.double(),
+              fc.string({ maxLength: 5 }),
+              fc.anything(),
+            ),
+            subscriber_ids: fc.oneof(
+              fc.array(fc.string({ maxLength: 80 }), { maxLength: 1100 }),
+              fc.anything(),
+            ),
+          },
+          { requiredKeys: [] },
+        )
+        .map((value) => JSON.stringify(value)),
+      body,
+    );
+    const idempotencyKey = fc.option(
+      fc.oneof(
+        printable,
+        fc.string({ minLength: 250, maxLength: 300 }),
+        fc.constantFrom(' ', 'a b', '\u00e9t\u00e9'),
+      ),
+      { nil: undefined },
+    );
+    const subscriberId = fc.oneof(
+      fc.string({ maxLength: 80 }).map(encodeURIComponent),
+      fc.constantFrom('%', '%zz', '..', 'sub_', 'sub_%00'),
+    );
+    const operation = fc.oneof(
+      fc.record({
+        verb: fc.constant('POST'),
+        path: fc.constant('admissions'),
+        payload: admission,
+        key: idempotencyKey,
+      }),
+      fc.record({
+        verb: fc.constantFrom('GET', 'DELETE'),
+        path: subscriberId.map((id) => `subscribers/${id}`),
+        payload: fc.constant(undefined),
+        key: fc.constant(undefined),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(operation, async ({ verb, path, payload, key }) => {
+        const headers: Record<string, string> = {
+          Authorization: `Bearer ${t.key}`,
+          'Content-Type': 'application/json',
+        };
+        if (key !== undefined) headers['Idempotency-Key'] = key;
+        const url = new URL(`${h.server.url}/v1/api/waitlists/${t.waitlistId}/${path}`);
+        const res = await fetch(url, {
+          method: verb,
+          headers,
+          ...(payload === undefined ? {} : { body: payload }),
+        });
+        const text = await res.text();
+        expect(res.status).toBeLessThan(500);
+        expect(res.headers.get('request-id')).toMatch(/^req_/);
+        if (res.status === 200) {
+          // An empty or dot id leaves the URL naming the list itself.
+          const listing = /\/subscribers\/?$/.test(url.pathname);
+          const schema =
+            verb === 'POST' ? AdmissionsResultSchema : listing ? ListPageSchema : SubscriberSchema;
+          expect(schema.safeParse(JSON.parse(text)).success).toBe(true);
+        } else if (res.status !== 204) expectContractAnswer(res.status, text);
+      }),
+      { numRuns: 600 },
+    );
+  });
+
   it('leaves the server alive and every stored row whole', async () => {
     expect((await fetch(`${h.server.url}/healthz`)).status).toBe(200);
-    const items: Subscriber[] = [];
-    let total = 0;
-    for (let page = 1; ; page++) {
-      const res = await apiList(h.server, t.key, t.waitlistId, `?limit=200&page=${page}`);
-      const listed = ListPageSchema.parse(await res.json());
-      total = listed.total;
-      if (listed.items.length === 0) break;
-      items.push(...listed.items);
-    }
-    expect(items.length).toBe(total);
-    expect(total).toBeGreaterThan(0);
-    expect(items.map((s) => s.position)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    const read = async (status: 'waiting' | 'admitted') => {
+      const items: Subscriber[] = [];
+      let total = 0;
+      for (let page = 1; ; page++) {
+        const res = await apiList(h.server, t.key, t.waitlistId, `?status=${status}&limit=200&page=${page}`);
+        const listed = ListPageSchema.parse(await res.json());
+        total = listed.total;
+        if (listed.items.length === 0) break;
+        items.push(...listed.items);
+      }
+      expect(items.length).toBe(total);
+      return items;
+    };
+    // The lifecycle fuzz may have let anyone in: the line and the admitted together are everyone.
+    const waiting = await read('waiting');
+    const admitted = await read('admitted');
+    const items = [...waiting, ...admitted];
+    expect(items.length).toBeGreaterThan(0);
+    expect(waiting.map((s) => s.position)).toEqual(waiting.map((_, i) => i + 1));
+    expect(admitted.every((s) => s.position === null && s.status === 'admitted')).toBe(true);
     for (const s of items) {
       expect(checkEmail(s.email).ok).toBe(true);
       expect(s.referral_code).toMatch(/^[23456789A-HJ-NP-Z]{6}$/);

@@ -1,0 +1,103 @@
+/**
+ * Where a webhook may be sent (contract §14): an https URL whose host is, and resolves to, a
+ * public address. Loopback, private, link-local and the other special ranges are refused, so
+ * a tenant cannot make the server call into its own network (SSRF), unless the operator allows
+ * private destinations for a self-hosted setup (WAITLIST_WEBHOOK_ALLOW_PRIVATE=1). Pure: the
+ * caller resolves the name and passes the addresses in.
+ */
+import { isIP } from 'node:net';
+
+export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+
+/** The URL's own rules, before any lookup: https (or http when private targets are allowed), no credentials. */
+export function checkWebhookUrl(input: string, allowPrivate: boolean): UrlVerdict {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return { ok: false, reason: `${JSON.stringify(input)} is not a URL.` };
+  }
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
+    return { ok: false, reason: 'A webhook URL must use https.' };
+  }
+  if (url.username || url.password) return { ok: false, reason: 'A webhook URL must not carry credentials.' };
+  if (input.length > 2000) return { ok: false, reason: 'A webhook URL must be at most 2000 characters.' };
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) && !allowPrivate && !isPublicAddress(host)) {
+    return { ok: false, reason: `${host} is not a public address.` };
+  }
+  return { ok: true, url };
+}
+
+/** [first address, prefix length] of the IPv4 ranges that are not the public internet. */
+const V4_SPECIAL: readonly [string, number][] = [
+  ['0.0.0.0', 8], // "this network"
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local (cloud metadata lives here)
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation
+  ['203.0.113.0', 24], // documentation
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, broadcast
+];
+
+function v4Number(address: string): number {
+  return address.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+}
+
+function inV4Range(address: string, [first, bits]: readonly [string, number]): boolean {
+  const size = 2 ** (32 - bits);
+  return Math.floor(v4Number(address) / size) === Math.floor(v4Number(first) / size);
+}
+
+/** The eight 16-bit groups of an IPv6 address, `::` and an embedded IPv4 tail expanded. */
+function v6Groups(address: string): number[] {
+  let text = address.toLowerCase();
+  const v4 = text.match(/(\d+\.\d+\.\d+\.\d+)$/)?.[1];
+  if (v4) {
+    const n = v4Number(v4);
+    text = `${text.slice(0, -v4.length)}${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const parts = (s: string) => (s === '' ? [] : s.split(':').map((g) => Number.parseInt(g, 16)));
+  const front = parts(head);
+  const back = tail === undefined ? [] : parts(tail);
+  return [...front, ...Array(8 - front.length - back.length).fill(0), ...back];
+}
+
+/** True for an address on the public internet; false for loopback, private, link-local and the like. */
+export function isPublicAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return !V4_SPECIAL.some((range) => inV4Range(address, range));
+  if (family !== 6) return false;
+  const g = v6Groups(address);
+  const [a = 0, b = 0] = g;
+  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible addresses are judged as the IPv4 address.
+  if (g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0)) {
+    const [hi = 0, lo = 0] = g.slice(6);
+    if (g[5] === 0xffff || hi !== 0 || lo > 1) {
+      return isPublicAddress(`${hi >>> 8}.${hi & 0xff}.${lo >>> 8}.${lo & 0xff}`);
+    }
+    return false; // :: and ::1
+  }
+  if ((a & 0xfe00) === 0xfc00) return false; // unique local fc00::/7
+  if ((a & 0xffc0) === 0xfe80) return false; // link-local fe80::/10
+  if ((a & 0xff00) === 0xff00) return false; // multicast
+  if (a === 0x2001 && b === 0x0db8) return false; // documentation
+  if (a === 0x0064 && b === 0xff9b) return false; // NAT64: the IPv4 inside decides, refused to be safe
+  return true;
+}
+
+/** Every address a name resolved to must be public: one private answer is enough to refuse. */
+export function resolvedVerdict(addresses: readonly string[], allowPrivate: boolean): string | undefined {
+  if (addresses.length === 0) return 'The host name does not resolve.';
+  if (allowPrivate) return undefined;
+  const inner = addresses.find((a) => !isPublicAddress(a));
+  return inner === undefined ? undefined : `The host resolves to ${inner}, which is not a public address.`;
+}

@@ -12,6 +12,7 @@ import {
   rankKey,
   referrerPosition,
 } from '../src/domain/positions.js';
+import { creditFor } from '../src/domain/referrals.js';
 import { applySettings, DEFAULT_SETTINGS } from '../src/domain/settings.js';
 import { type Bucket, SLOTS, slidingWindow, tokenBucket, type WindowLog } from '../src/domain/throttle.js';
 import {
@@ -331,5 +332,21 @@ describe('settings, origins, countries, gate decisions', () => {
     expect(mxAccepts([{ exchange: '', priority: 0 }])).toBe(false);
     expect(mxAccepts([{ exchange: 'mx.example', priority: 10 }])).toBe(true);
     expect(mxAccepts([])).toBe(false);
+  });
+});
+
+describe('referral credit', () => {
+  const referrer = { id: 'sub_r', seq: 10, referral_count: 2 };
+  it('credits a fresh sign-up with a found code while referrals are on, with the new rank key', () => {
+    expect(creditFor({ referrals: true, referral_boost: 4 }, true, referrer)).toEqual({
+      referrerId: 'sub_r',
+      referralCount: 3,
+      rankKey: 10 - 4 * 3,
+    });
+  });
+  it('ignores the code when referrals are off, the sign-up is a re-sign-up, or no code matched', () => {
+    expect(creditFor({ referrals: false, referral_boost: 4 }, true, referrer)).toBeUndefined();
+    expect(creditFor({ referrals: true, referral_boost: 4 }, false, referrer)).toBeUndefined();
+    expect(creditFor({ referrals: true, referral_boost: 4 }, true, undefined)).toBeUndefined();
   });
 });

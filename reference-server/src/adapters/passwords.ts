@@ -8,8 +8,9 @@
  * concurrent sign-ins would stall every request of the server; so derivations run one at a time,
  * a few more may wait, and past that `HashingBusy` is thrown at once instead of queueing.
  */
-import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, type ScryptOptions, scrypt } from 'node:crypto';
 import { BASE62_ALPHABET, randomString } from '@waitlistkit/protocol';
+import { constantTimeEqual } from '../domain/crypto.js';
 
 export const SCRYPT_COST = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_LENGTH = 32;
@@ -79,7 +80,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const parsed = parse(stored);
   if (!parsed) return false;
   const key = await derive(password, parsed.salt, parsed.cost);
-  return key.length === parsed.hash.length && timingSafeEqual(key, parsed.hash);
+  return constantTimeEqual(key.toString('base64url'), parsed.hash.toString('base64url'));
 }
 
 /** True for a hash made at another cost than today's: the next successful sign-in replaces it. */

@@ -1,7 +1,7 @@
 import { generateReferralCode, normalizeReferralCode } from '@waitlistkit/protocol';
 import { newId, newStatusToken } from '../../domain/ids.js';
-import { nonReferrerPosition, rankKey, referrerPosition } from '../../domain/positions.js';
 import type { ListedSubscriber, ListPage, SignupResult, StatusView } from '../../domain/records.js';
+import { creditFor } from '../../domain/referrals.js';
 import { searchText } from '../../domain/search.js';
 import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
 import type { Connection } from './connection.js';
@@ -200,10 +200,13 @@ export async function insertOrMatchSubscriber(
   const joinedUs = Math.max(nowUs, (facts.last_us ?? 0) + 1);
   const id = newId('subscriber');
   const statusToken = newStatusToken();
-  const [referrer, referrerSeq, referrerCount] =
-    settings.referrals && facts.referrer !== null
-      ? (JSON.parse(facts.referrer) as [string, number, number])
-      : [undefined, 0, 0];
+  const found =
+    facts.referrer === null ? undefined : (JSON.parse(facts.referrer) as [string, number, number]);
+  const credit = creditFor(
+    settings,
+    true,
+    found && { id: found[0], seq: found[1], referral_count: found[2] },
+  );
   const { code: referralCode } = await withFreeCode((candidate) =>
     db.run(`INSERT INTO subscribers (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`, [
       id,
@@ -214,23 +217,21 @@ export async function insertOrMatchSubscriber(
       searchText(input.email),
       candidate,
       statusToken,
-      referrer ?? null,
+      credit?.referrerId ?? null,
       seq,
       joinedUs,
     ]),
   );
-  if (referrer !== undefined) {
-    // The rank key is the domain's to compute; the row only stores it.
-    const count = referrerCount + 1;
+  if (credit) {
     await db.run('UPDATE subscribers SET referral_count = ?, rank_key = ? WHERE id = ?', [
-      count,
-      rankKey(referrerSeq, count, settings.referral_boost),
-      referrer,
+      credit.referralCount,
+      credit.rankKey,
+      credit.referrerId,
     ]);
   }
   return {
     outcome: 'created',
     subscriber: { id, referral_code: referralCode, status_token: statusToken },
-    credited: referrer,
+    credited: credit?.referrerId,
   };
 }

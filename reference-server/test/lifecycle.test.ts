@@ -244,6 +244,21 @@ describe('admissions', () => {
     const [x, y] = await Promise.all([admit(t, { count: 10 }), admit(t, { count: 10 })]);
     const ids = [...(x as Subscriber[]), ...(y as Subscriber[])].map((s) => s.id);
     expect(new Set(ids).size).toBe(20);
+    // Each admission is in the activity log with the key as its actor, by ids, never an address.
+    const { items } = await h.cli<{
+      items: {
+        action: string;
+        actor: { type: string; name: string };
+        details: { subscriber_ids: string[] };
+      }[];
+    }>(['activity', '--tenant', t.tenantId]);
+    const admissions = items.filter((e) => e.action === 'subscriber.admitted');
+    expect(admissions.map((e) => [e.actor.type, e.actor.name])).toEqual([
+      ['key', 'Backend'],
+      ['key', 'Backend'],
+    ]);
+    expect(admissions.flatMap((e) => e.details.subscriber_ids).sort()).toEqual([...ids].sort());
+    expect(JSON.stringify(items)).not.toContain('@example.com');
     expect((await page(t, '')).total).toBe(10);
     expect((await page(t, '?status=admitted')).total).toBe(20);
   });

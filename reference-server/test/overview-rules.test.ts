@@ -74,11 +74,12 @@ describe('bar chart scaling', () => {
     const plot = CHART_BOX.height - CHART_BOX.top - CHART_BOX.bottom;
     expect(chart.max).toBe(10);
     expect(chart.baseline).toBe(CHART_BOX.top + plot);
+    expect(chart.right).toBe(CHART_BOX.width - CHART_BOX.right);
     expect(chart.bars.map((b) => b.height)).toEqual([0, plot / 2, plot, plot / 5]);
     for (const bar of chart.bars) {
       expect(bar.y + bar.height).toBeCloseTo(chart.baseline, 5);
       expect(bar.x).toBeGreaterThanOrEqual(CHART_BOX.left);
-      expect(bar.x + bar.width).toBeLessThanOrEqual(CHART_BOX.width);
+      expect(bar.x + bar.width).toBeLessThanOrEqual(chart.right);
       expect(bar.y).toBeGreaterThanOrEqual(CHART_BOX.top);
     }
     // Left to right in order, without overlapping.

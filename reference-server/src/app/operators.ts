@@ -344,16 +344,27 @@ export class Operators {
     return found;
   }
 
-  /** A subscriber of a waitlist of the operator's own tenant; any other is not found, like a missing one. */
-  async tenantSubscriber(operator: Operator, waitlistId: string, id: string): Promise<ListedSubscriber> {
-    const waitlist = await this.tenantWaitlist(operator, waitlistId);
-    const found = await this.store.read((tx) => tx.subscribers.get(waitlist.id, waitlist.settings, id));
+  /**
+   * A subscriber of a waitlist of the operator's own tenant, with that waitlist; any other is not
+   * found, like a missing one. Both come from one snapshot.
+   */
+  async tenantSubscriber(
+    operator: Operator,
+    waitlistId: string,
+    id: string,
+  ): Promise<{ waitlist: Waitlist; subscriber: ListedSubscriber }> {
+    const found = await this.store.read(async (tx) => {
+      const waitlist = await tx.waitlists.get(waitlistId);
+      if (!waitlist || waitlist.tenant_id !== operator.tenant_id) return undefined;
+      const subscriber = await tx.subscribers.get(waitlist.id, waitlist.settings, id);
+      return subscriber && { waitlist, subscriber };
+    });
     if (!found) throw notFound('subscriber', id);
     return found;
   }
 
   /** The subscriber as the page before erasing shows it: admins only. */
-  async subscriberToErase(operator: Operator, waitlistId: string, id: string): Promise<ListedSubscriber> {
+  async subscriberToErase(operator: Operator, waitlistId: string, id: string) {
     const found = await this.tenantSubscriber(operator, waitlistId, id);
     if (operator.role !== 'admin') throw forbidden('Only admins can erase subscribers.');
     return found;

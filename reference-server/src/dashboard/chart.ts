@@ -7,13 +7,15 @@
 export interface ChartBox {
   width: number;
   height: number;
-  /** Room left of the bars for the value labels, and below them for the day labels. */
+  /** Room left of the bars for the value labels, below them for the day labels, and right of them
+   * for half of the newest day's label, which is centred under the last bar. */
   left: number;
+  right: number;
   bottom: number;
   top: number;
 }
 
-export const CHART_BOX: ChartBox = { width: 600, height: 220, left: 40, bottom: 24, top: 10 };
+export const CHART_BOX: ChartBox = { width: 600, height: 220, left: 40, right: 16, bottom: 24, top: 10 };
 
 export interface Bar {
   x: number;
@@ -34,8 +36,9 @@ export interface BarChart {
   max: number;
   bars: Bar[];
   ticks: Tick[];
-  /** The baseline's y: where every bar starts. */
+  /** The baseline's y: where every bar starts; the plot's right edge, where the grid lines end. */
   baseline: number;
+  right: number;
 }
 
 /** The smallest of 1, 2, 5 × 10^k at or above `n` (and at least 1): a scale people read at a glance. */
@@ -53,7 +56,7 @@ const MAX_LABELS = 6;
 
 export function barChart(values: readonly number[], box: ChartBox = CHART_BOX): BarChart {
   const max = niceCeiling(Math.max(0, ...values));
-  const plotWidth = box.width - box.left;
+  const plotWidth = box.width - box.left - box.right;
   const plotHeight = box.height - box.top - box.bottom;
   const baseline = box.top + plotHeight;
   const slot = values.length > 0 ? plotWidth / values.length : plotWidth;
@@ -75,5 +78,5 @@ export function barChart(values: readonly number[], box: ChartBox = CHART_BOX): 
   const ticks = [0, max / 2, max]
     .filter((v) => Number.isInteger(v))
     .map((value) => ({ value, y: round(baseline - (value / max) * plotHeight) }));
-  return { max, bars, ticks, baseline };
+  return { max, bars, ticks, baseline, right: box.width - box.right };
 }

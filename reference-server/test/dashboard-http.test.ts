@@ -2,7 +2,16 @@
 import type { Tenant } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection } from '../src/store/sqlite/connection.js';
-import { apiList, Browser, type Harness, harness, ORIGIN, PASSWORD, publicPost } from './helpers.js';
+import {
+  apiCreate,
+  apiList,
+  Browser,
+  type Harness,
+  harness,
+  ORIGIN,
+  PASSWORD,
+  publicPost,
+} from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -376,5 +385,192 @@ describe('waitlist settings and subscribers', () => {
     expect(lines[1]).toMatch(/^1,"'=cmd@evil\.example",\d{4}-/);
     expect(lines[3]).toMatch(/^3,"'\+sum@x\.example",/);
     expect(lines[2]).toMatch(/^2,ada@example\.com,.*,[23456789A-HJ-NP-Z]{6},0$/);
+  });
+});
+
+describe('subscriber lifecycle', () => {
+  /** A tenant with `count` subscribers s0…, through its key; their ids in join order. */
+  async function withLine(count: number) {
+    const t = await h.tenant();
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const email = `s${i}-${t.tenantId}@example.com`.toLowerCase();
+      expect((await apiCreate(h.server, t.key, t.waitlistId, { email })).status).toBe(202);
+      ids.push(
+        (await h.cli<{ id: string }>(['subscriber', 'get', '--waitlist', t.waitlistId, '--email', email])).id,
+      );
+    }
+    return { t, ids };
+  }
+  const statusOf = async (t: Tenant, id: string) =>
+    (await h.cli<{ status: string }>(['subscriber', 'get', '--waitlist', t.waitlistId, '--id', id])).status;
+  const waitingCount = async (b: Browser, t: Tenant) =>
+    Number(
+      text((await b.get(`/dashboard/waitlists/${t.waitlistId}/subscribers`)).html).match(
+        /(\d+) subscribers?,/,
+      )?.[1],
+    );
+
+  it('lets an admin admit the next N and one by one, and erase one, with notices and log entries', async () => {
+    const { t, ids } = await withLine(4);
+    const b = new Browser(h.server.url);
+    await b.signIn(`admin-${t.tenantId}@test.example`);
+    const base = `/dashboard/waitlists/${t.waitlistId}`;
+    const list = await b.get(`${base}/subscribers`);
+    expect(list.html).toContain(`href="${base}/subscribers/${ids[0]}"`);
+    const _csrf = Browser.csrf(list.html);
+
+    const admitted = await b.post(`${base}/admissions`, { count: '2', _csrf });
+    expect(admitted.res.status).toBe(303);
+    expect(admitted.res.headers.get('location')).toBe(`${base}/subscribers?admitted=2`);
+    expect(text((await b.get(`${base}/subscribers?admitted=2`)).html)).toContain('Let in 2 people.');
+    expect([await statusOf(t, ids[0] as string), await statusOf(t, ids[2] as string)]).toEqual([
+      'admitted',
+      'waiting',
+    ]);
+    const admittedList = text((await b.get(`${base}/subscribers?status=admitted`)).html);
+    expect(admittedList).toContain('2 admitted subscribers, newest admission first');
+
+    const one = await b.post(`${base}/subscribers/${ids[2]}/admit`, { _csrf });
+    expect(one.res.headers.get('location')).toBe(`${base}/subscribers/${ids[2]}?admitted=1`);
+    expect(await statusOf(t, ids[2] as string)).toBe('admitted');
+
+    const confirm = await b.get(`${base}/subscribers/${ids[3]}/erase`);
+    expect(confirm.res.status).toBe(200);
+    expect(text(confirm.html)).toContain('It cannot be undone.');
+    const erased = await b.post(`${base}/subscribers/${ids[3]}/erase`, { _csrf });
+    expect(erased.res.headers.get('location')).toBe(`${base}/subscribers?erased=1`);
+    expect((await b.get(`${base}/subscribers/${ids[3]}`)).res.status).toBe(404);
+    const log = await h.cli<{
+      items: { action: string; subject_id: string | null; actor: { name: string } }[];
+    }>(['activity', '--tenant', t.tenantId]);
+    expect(log.items.slice(0, 3).map((e) => e.action)).toEqual([
+      'subscriber.erased',
+      'subscriber.admitted',
+      'subscriber.admitted',
+    ]);
+    expect(log.items[0]?.subject_id).toBe(ids[3]);
+    expect(log.items[0]?.actor.name).toBe(`admin-${t.tenantId}@test.example`);
+    // Notices come from a few fixed words: a link cannot make the page say something else.
+    expect(text((await b.get(`${base}/subscribers?admitted=lots`)).html)).not.toContain('Let in');
+  });
+
+  it('shows members everything held but refuses their forged admit and erase posts with 403, changing nothing', async () => {
+    const { t, ids } = await withLine(3);
+    const member = await operator(t, 'member');
+    const b = new Browser(h.server.url);
+    await b.signIn(member);
+    const base = `/dashboard/waitlists/${t.waitlistId}`;
+    const page = await b.get(`${base}/subscribers/${ids[0]}`);
+    expect(page.res.status).toBe(200);
+    expect(text(page.html)).toContain(`s0-${t.tenantId}@example.com`.toLowerCase());
+    expect(text(page.html)).toContain('Only admins can let people in or erase them');
+    expect(page.html).not.toContain('/admit"');
+    expect(page.html).not.toContain('/erase"');
+    const list = await b.get(`${base}/subscribers`);
+    expect(list.html).not.toContain('/admissions"');
+    const _csrf = Browser.csrf(list.html);
+
+    for (const [path, form] of [
+      [`${base}/admissions`, { count: '2', _csrf }],
+      // A bad count too: the refusal comes first, so a member learns nothing from the form.
+      [`${base}/admissions`, { count: '0', _csrf }],
+      [`${base}/subscribers/${ids[0]}/admit`, { _csrf }],
+      [`${base}/subscribers/${ids[1]}/erase`, { _csrf }],
+    ] as const) {
+      const forged = await b.post(path, form);
+      expect(forged.res.status, path).toBe(403);
+      expect(text(forged.html)).toMatch(/Only admins can (let subscribers in|erase subscribers)\./);
+    }
+    expect((await b.get(`${base}/subscribers/${ids[1]}/erase`)).res.status).toBe(403);
+    for (const id of ids) expect(await statusOf(t, id)).toBe('waiting');
+    expect(await waitingCount(b, t)).toBe(3);
+    const log = await h.cli<{ items: { action: string }[] }>(['activity', '--tenant', t.tenantId]);
+    expect(
+      log.items.filter((e) => e.action.startsWith('subscriber.') && e.action !== 'subscriber.created'),
+    ).toEqual([]);
+    expect((await b.get(`${base}/overview`)).res.status).toBe(200);
+  });
+
+  it('enforces CSRF on the new forms: no token, a wrong one, another origin', async () => {
+    const { t, ids } = await withLine(2);
+    const b = new Browser(h.server.url);
+    await b.signIn(`admin-${t.tenantId}@test.example`);
+    const base = `/dashboard/waitlists/${t.waitlistId}`;
+    const token = Browser.csrf((await b.get(`${base}/subscribers`)).html);
+    for (const [path, form] of [
+      [`${base}/admissions`, { count: '1' }],
+      [`${base}/subscribers/${ids[0]}/admit`, {}],
+      [`${base}/subscribers/${ids[1]}/erase`, {}],
+    ] as const) {
+      expect((await b.post(path, form)).res.status, path).toBe(403);
+      expect((await b.post(path, { ...form, _csrf: `${token}x` })).res.status, path).toBe(403);
+      const forged = await b.post(path, { ...form, _csrf: token }, 'http://localhost:1');
+      expect(forged.res.status, path).toBe(403);
+      expect(text(forged.html)).toContain('did not come from the dashboard');
+    }
+    for (const id of ids) expect(await statusOf(t, id)).toBe('waiting');
+    expect(await waitingCount(b, t)).toBe(2);
+  });
+
+  it('shows a field error for a count that is not a whole number from 1 to 1000, admitting nobody', async () => {
+    const { t, ids } = await withLine(1);
+    const b = new Browser(h.server.url);
+    await b.signIn(`admin-${t.tenantId}@test.example`);
+    const base = `/dashboard/waitlists/${t.waitlistId}`;
+    const _csrf = Browser.csrf((await b.get(`${base}/subscribers`)).html);
+    for (const count of ['0', '1001', '2.5', '-3', 'five', '', '99999999999']) {
+      const bad = await b.post(`${base}/admissions`, { count, _csrf });
+      expect(bad.res.status, count).toBe(400);
+      expect(text(bad.html)).toContain('Enter a whole number from 1 to 1000.');
+      expect(bad.html).toContain('aria-invalid="true"');
+      if (count !== '') expect(bad.html).toContain(`value="${count}"`);
+    }
+    expect(await statusOf(t, ids[0] as string)).toBe('waiting');
+    // 1000 is allowed, even with fewer waiting.
+    const all = await b.post(`${base}/admissions`, { count: '1000', _csrf });
+    expect(all.res.headers.get('location')).toBe(`${base}/subscribers?admitted=1`);
+    const none = await b.post(`${base}/admissions`, { count: '5', _csrf });
+    expect(none.res.headers.get('location')).toBe(`${base}/subscribers?admitted=0`);
+    expect(text((await b.get(`${base}/subscribers?admitted=0`)).html)).toContain('Nobody was waiting');
+  });
+
+  it('treats another tenant’s subscribers and overview as missing: 404, and nothing changes', async () => {
+    const mine = await withLine(1);
+    const theirs = await withLine(2);
+    const b = new Browser(h.server.url);
+    await b.signIn(`admin-${mine.t.tenantId}@test.example`);
+    const _csrf = Browser.csrf((await b.get('/dashboard/waitlists')).html);
+    const their = `/dashboard/waitlists/${theirs.t.waitlistId}`;
+    const sub = theirs.ids[0] as string;
+    expect((await b.get(`${their}/subscribers/${sub}`)).res.status).toBe(404);
+    expect((await b.get(`${their}/subscribers/${sub}/erase`)).res.status).toBe(404);
+    expect((await b.get(`${their}/overview`)).res.status).toBe(404);
+    expect((await b.get(`${their}/subscribers?status=admitted`)).res.status).toBe(404);
+    expect((await b.post(`${their}/subscribers/${sub}/erase`, { _csrf })).res.status).toBe(404);
+    expect((await b.post(`${their}/subscribers/${sub}/admit`, { _csrf })).res.status).toBe(404);
+    expect((await b.post(`${their}/admissions`, { count: '2', _csrf })).res.status).toBe(404);
+    // Their subscriber under my waitlist's address is no more mine.
+    const mineBase = `/dashboard/waitlists/${mine.t.waitlistId}`;
+    const crossed = await b.get(`${mineBase}/subscribers/${sub}`);
+    expect(crossed.res.status).toBe(404);
+    expect(text(crossed.html)).toContain('There is no such subscriber on this waitlist');
+    expect((await b.post(`${mineBase}/subscribers/${sub}/erase`, { _csrf })).res.status).toBe(404);
+    for (const id of theirs.ids) expect(await statusOf(theirs.t, id)).toBe('waiting');
+  });
+
+  it('renders the overview with counts, a named chart and its table of 30 days', async () => {
+    const { t } = await withLine(3);
+    const b = new Browser(h.server.url);
+    await b.signIn(`admin-${t.tenantId}@test.example`);
+    const page = await b.get(`/dashboard/waitlists/${t.waitlistId}/overview`);
+    expect(page.res.status).toBe(200);
+    expect(page.html).toMatch(/<svg class="chart"[^>]*role="img"[^>]*aria-labelledby="chart-title"/);
+    expect(text(page.html)).toMatch(/Sign-ups per day from \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d: 3 in total/);
+    expect(page.html.match(/<rect class="bar"/g)).toHaveLength(30);
+    expect(page.html).toContain('<summary>The same numbers as a table</summary>');
+    expect(page.html).toMatch(/id="waiting-count">3</);
+    expect(page.html).toMatch(/id="admitted-count">0</);
+    expect(text(page.html)).toContain('Nobody has referred anyone yet.');
   });
 });

@@ -5,6 +5,7 @@
  * server's sign-ups.
  */
 import {
+  ADMISSION_MAX,
   API_KEY_LISTED_LENGTH,
   checkEmail,
   generateApiKey,
@@ -343,6 +344,32 @@ export class Operators {
     return found;
   }
 
+  /**
+   * A subscriber of a waitlist of the operator's own tenant, with that waitlist; any other is not
+   * found, like a missing one. Both come from one snapshot.
+   */
+  async tenantSubscriber(
+    operator: Operator,
+    waitlistId: string,
+    id: string,
+  ): Promise<{ waitlist: Waitlist; subscriber: ListedSubscriber }> {
+    const found = await this.store.read(async (tx) => {
+      const waitlist = await tx.waitlists.get(waitlistId);
+      if (!waitlist || waitlist.tenant_id !== operator.tenant_id) return undefined;
+      const subscriber = await tx.subscribers.get(waitlist.id, waitlist.settings, id);
+      return subscriber && { waitlist, subscriber };
+    });
+    if (!found) throw notFound('subscriber', id);
+    return found;
+  }
+
+  /** The subscriber as the page before erasing shows it: admins only. */
+  async subscriberToErase(operator: Operator, waitlistId: string, id: string) {
+    const found = await this.tenantSubscriber(operator, waitlistId, id);
+    if (operator.role !== 'admin') throw forbidden('Only admins can erase subscribers.');
+    return found;
+  }
+
   /** A write about subscribers, as an operator: admins only, on a waitlist of their own tenant. */
   private async asAdmin(operatorId: string, waitlistId: string, what: string) {
     const operator = await this.operator(operatorId);
@@ -357,6 +384,13 @@ export class Operators {
 
   async admit(operatorId: string, waitlistId: string, admission: Admission): Promise<ListedSubscriber[]> {
     const { waitlist, who } = await this.asAdmin(operatorId, waitlistId, 'let subscribers in');
+    // The API's schema and the command line's parser check this too; the dashboard's form is text.
+    if ('count' in admission) {
+      const { count } = admission;
+      if (!Number.isInteger(count) || count < 1 || count > ADMISSION_MAX) {
+        throw invalid(`The count must be a whole number from 1 to ${ADMISSION_MAX}.`, 'count');
+      }
+    }
     const items = await this.store.write((tx) => admitIn(tx, this.clock, who, waitlist.id, admission));
     if (!items) throw notFound('waitlist', waitlistId);
     return items;

@@ -71,3 +71,13 @@ export function parseName(body: unknown, what: string): { name?: string; error?:
   if (name === '' || name.length > 200) return { error: `Give the ${what} a name of 1 to 200 characters.` };
   return { name };
 }
+
+/**
+ * The admission form's count as a number, or NaN when it is not digits: the app decides the
+ * range, and the page says it in its own words.
+ */
+export function parseCount(body: unknown): { raw: string; count: number } {
+  const raw = field(body, 'count') ?? '';
+  const text = raw.trim();
+  return { raw, count: /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN };
+}

@@ -13,6 +13,8 @@ import { signInPage } from './pages/sign-in.js';
 import { sendPage, type Who } from './respond.js';
 import { activityRoutes } from './routes/activity.js';
 import { keyRoutes } from './routes/keys.js';
+import { overviewRoutes } from './routes/overview.js';
+import { subscriberRoutes } from './routes/subscribers.js';
 import { waitlistRoutes } from './routes/waitlists.js';
 import {
   currentSession,
@@ -104,6 +106,8 @@ export function dashboardRouter(app: Container): Router {
   router.get('/', (_req, res) => res.redirect(303, '/dashboard/waitlists'));
 
   waitlistRoutes(app, router);
+  subscriberRoutes(app, router);
+  overviewRoutes(app, router);
   keyRoutes(app, router);
   activityRoutes(app, router);
 

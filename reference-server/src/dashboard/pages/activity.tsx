@@ -9,6 +9,8 @@ const ACTIONS: Record<string, string> = {
   'key.revoke_refused': 'was refused revoking a key',
   'subscriber.created': 'created a subscriber',
   'subscriber.matched': 'signed up an existing subscriber',
+  'subscriber.admitted': 'let subscribers in',
+  'subscriber.erased': 'erased a subscriber',
 };
 
 export interface ActivityFilterForm {
@@ -17,6 +19,9 @@ export interface ActivityFilterForm {
 }
 
 function describe(entry: ActivityEntry): string {
+  const admitted = entry.details.admitted;
+  if (entry.action === 'subscriber.admitted' && typeof admitted === 'number')
+    return `let ${admitted} ${admitted === 1 ? 'subscriber' : 'subscribers'} in`;
   const name = typeof entry.details.name === 'string' ? ` “${entry.details.name}”` : '';
   return `${ACTIONS[entry.action] ?? entry.action}${entry.action.startsWith('key.') ? name : ''}`;
 }
@@ -59,7 +64,7 @@ export function activityPage(
               Key creations and revocations
             </option>
             <option value="subscriber" selected={filter.action === 'subscriber'}>
-              Sign-ups through keys
+              Subscribers: sign-ups, admissions, erasures
             </option>
           </select>
         </div>

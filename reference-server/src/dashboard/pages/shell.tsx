@@ -23,7 +23,7 @@ th, td { text-align: left; padding: 0.5rem; border-bottom: 1px solid var(--borde
 .check { display: flex; gap: 0.5rem; align-items: center; margin: 0 0 1rem; } .check input { width: auto; min-height: 0; }
 .error { color: #b3261e; font-weight: 600; } @media (prefers-color-scheme: dark) { .error { color: #ff8a80; } }
 .notice { border-left: 4px solid var(--accent); padding: 0.5rem 1rem; background: var(--bg); }
-.warning { border-left: 4px solid #b3261e; padding: 0.5rem 1rem; background: var(--bg); }
+.warning { border-left: 4px solid #b3261e; padding: 0.5rem 1rem; background: var(--bg); } div.warning { margin-bottom: 1rem; }
 textarea { font: inherit; width: 100%; padding: 0.5rem; border: 1px solid var(--muted); border-radius: 8px; background: var(--bg); color: var(--fg); min-height: 5rem; }
 select { font: inherit; padding: 0.5rem; border-radius: 8px; min-height: 44px; }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
@@ -35,6 +35,14 @@ button.danger { background: #b3261e; border-color: #b3261e; color: #fff; }
 fieldset { border: 1px solid var(--border); border-radius: 8px; padding: 1rem; margin: 0 0 1rem; }
 legend { font-weight: 600; padding: 0 0.25rem; }
 .pager { display: flex; gap: 1rem; justify-content: space-between; margin-top: 1rem; }
+.tabs ul { display: flex; flex-wrap: wrap; gap: 0.25rem 1.5rem; list-style: none; margin: 0 0 1rem; padding: 0; }
+.tabs a[aria-current="page"] { font-weight: 700; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.5rem 1.5rem; margin: 0; }
+dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+svg.chart { display: block; width: 100%; height: auto; margin: 1rem 0; }
+svg.chart .bar { fill: var(--accent); } svg.chart .grid { stroke: var(--border); }
+svg.chart text { fill: var(--muted); font-size: 12px; } svg.chart .tick { text-anchor: end; dominant-baseline: middle; } svg.chart .day { text-anchor: middle; }
+details summary { cursor: pointer; color: var(--accent); min-height: 24px; }
 `;
 
 export type Section = 'waitlists' | 'keys' | 'activity';

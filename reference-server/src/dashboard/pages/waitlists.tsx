@@ -1,4 +1,4 @@
-import type { ListPage as ListPageResult, Operator, Waitlist } from '../../domain/records.js';
+import type { Operator, Waitlist } from '../../domain/records.js';
 import { SETTING_FIELDS, type SettingField } from '../../domain/setting-fields.js';
 import type { Page } from '../../web/page.js';
 import type { FieldErrors, FormValues } from '../forms.js';
@@ -161,8 +161,9 @@ export function waitlistPage(who: Who, props: SetupProps): Page {
         {waitlist.archived ? (
           <p class="warning">This waitlist is archived: both APIs answer 404 for it.</p>
         ) : null}
-        <p>
+        <p class="actions">
           <a href={`/dashboard/waitlists/${waitlist.id}/subscribers`}>View subscribers</a>
+          <a href={`/dashboard/waitlists/${waitlist.id}/overview`}>Overview: sign-ups and top referrers</a>
         </p>
       </section>
       <section class="card" aria-labelledby="snippet-heading">
@@ -242,71 +243,6 @@ export function archivePage(who: Who, waitlist: Waitlist): Page {
         </button>
         <a href={`/dashboard/waitlists/${waitlist.id}`}>Cancel</a>
       </form>
-    </section>,
-  );
-}
-
-export function subscribersPage(
-  who: Who,
-  waitlist: Waitlist,
-  result: ListPageResult,
-  query: { q: string; page: number; limit: number },
-): Page {
-  const base = `/dashboard/waitlists/${waitlist.id}/subscribers`;
-  const qs = (page: number) =>
-    `?${new URLSearchParams({ ...(query.q ? { q: query.q } : {}), page: String(page) })}`;
-  const last = Math.max(1, Math.ceil(result.total / query.limit));
-  return dashboardPage(
-    `Subscribers of ${waitlist.name}`,
-    who,
-    'waitlists',
-    <section class="card">
-      <search>
-        <form method="get" action={base} class="row">
-          <div class="field">
-            <label for="q">Search by email</label>
-            <input id="q" name="q" type="search" maxLength={254} value={query.q} />
-          </div>
-          <div class="actions field">
-            <button type="submit">Search</button>
-            <a href={`${base}.csv${query.q ? `?q=${encodeURIComponent(query.q)}` : ''}`}>Export CSV</a>
-          </div>
-        </form>
-      </search>
-      <div class="table-wrap">
-        <table>
-          <caption>
-            {result.total} {query.q ? 'matching ' : ''}
-            {result.total === 1 ? 'subscriber' : 'subscribers'}, page {query.page} of {last}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Position</th>
-              <th scope="col">Email</th>
-              <th scope="col">Referral code</th>
-              <th scope="col">Referrals</th>
-              <th scope="col">Joined</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.items.map((s) => (
-              <tr key={s.id}>
-                <td>{s.position}</td>
-                <td>{s.email}</td>
-                <td>{s.referral_code ? <code>{s.referral_code}</code> : '—'}</td>
-                <td>{s.referral_count}</td>
-                <td>
-                  <time dateTime={s.joined_at}>{s.joined_at.slice(0, 16).replace('T', ' ')}</time>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <nav class="pager" aria-label="Pages">
-        {query.page > 1 ? <a href={base + qs(query.page - 1)}>Previous page</a> : <span />}
-        {query.page < last ? <a href={base + qs(query.page + 1)}>Next page</a> : <span />}
-      </nav>
     </section>,
   );
 }

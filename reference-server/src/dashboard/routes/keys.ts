@@ -3,29 +3,10 @@ import { randomBytes } from 'node:crypto';
 import type { KeyPreset } from '@waitlistkit/protocol';
 import type { Response, Router } from 'express';
 import type { Container } from '../../container.js';
-import { DomainError } from '../../domain/errors.js';
 import { field, parseName } from '../forms.js';
-import { problemPage } from '../pages/errors.js';
 import { keyCreatedPage, keyGonePage, keysPage, revokePage } from '../pages/keys.js';
+import { refused } from '../refusals.js';
 import { sendPage, who } from '../respond.js';
-
-const STATUS: Partial<Record<DomainError['code'], number>> = {
-  not_found: 404,
-  forbidden: 403,
-  feature_not_allowed: 403,
-};
-
-/** A refusal of the app (member, plan, not found) as a page; the app has logged what it logs. */
-function refused(
-  res: Response,
-  failure: unknown,
-  notFound = failure instanceof DomainError ? failure.message : '',
-): void {
-  if (!(failure instanceof DomainError)) throw failure;
-  const title = failure.code === 'not_found' ? 'Not found' : 'Not allowed';
-  const message = failure.code === 'not_found' ? notFound : failure.message;
-  sendPage(res, problemPage(who(res), title, message), STATUS[failure.code] ?? 400);
-}
 
 export function keyRoutes(app: Container, router: Router): void {
   const { operators, clock } = app;

@@ -1,14 +1,11 @@
-/** Waitlists: list, create, settings, archive, subscribers and their CSV export. */
-import { parseListQuery } from '@waitlistkit/protocol';
+/** Waitlists: list, create, settings, archive. Their subscribers are routes/subscribers.ts. */
 import type { Response, Router } from 'express';
-import { eachPage, listPage } from '../../app/subscribers.js';
 import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Waitlist } from '../../domain/records.js';
-import { csvRow } from '../csv.js';
 import { field, parseName, parseSettingsForm, settingsValues } from '../forms.js';
-import { problemPage } from '../pages/errors.js';
-import { archivePage, subscribersPage, waitlistPage, waitlistsPage } from '../pages/waitlists.js';
+import { archivePage, waitlistPage, waitlistsPage } from '../pages/waitlists.js';
+import { ownWaitlist as own } from '../refusals.js';
 import { sendPage, who } from '../respond.js';
 
 export function waitlistRoutes(app: Container, router: Router): void {
@@ -17,19 +14,7 @@ export function waitlistRoutes(app: Container, router: Router): void {
   const snippet = (waitlist: Waitlist) =>
     `<script src="${app.config.baseUrl}/widget/waitlist.js" data-waitlist-id="${waitlist.id}" data-base-url="${app.config.baseUrl}" async></script>`;
 
-  async function ownWaitlist(res: Response, id: string): Promise<Waitlist | undefined> {
-    try {
-      return await operators.tenantWaitlist(who(res).operator, id);
-    } catch (failure) {
-      if (!(failure instanceof DomainError)) throw failure;
-      sendPage(
-        res,
-        problemPage(who(res), 'Not found', 'There is no such waitlist in your organisation.'),
-        404,
-      );
-      return undefined;
-    }
-  }
+  const ownWaitlist = (res: Response, id: string) => own(app, res, id);
 
   router.get('/waitlists', async (_req, res) => {
     sendPage(res, waitlistsPage(who(res), await operators.listWaitlists(who(res).operator.tenant_id)));
@@ -99,33 +84,5 @@ export function waitlistRoutes(app: Container, router: Router): void {
     if (!waitlist) return;
     await operators.updateWaitlist(waitlist.id, { archive: true });
     res.redirect(303, `/dashboard/waitlists/${waitlist.id}`);
-  });
-
-  router.get('/waitlists/:id/subscribers', async (req, res) => {
-    const waitlist = await ownWaitlist(res, req.params.id as string);
-    if (!waitlist) return;
-    const parsed = parseListQuery({ page: req.query.page, q: req.query.q, limit: '50' });
-    const query = parsed.ok ? parsed.value : { page: 1, limit: 50, q: '', status: 'waiting' as const };
-    const result = (await listPage(app.store, waitlist.id, query)) ?? { items: [], total: 0 };
-    sendPage(res, subscribersPage(who(res), waitlist, result, query), parsed.ok ? 200 : 400);
-  });
-
-  router.get('/waitlists/:id/subscribers.csv', async (req, res) => {
-    const waitlist = await ownWaitlist(res, req.params.id as string);
-    if (!waitlist) return;
-    const parsed = parseListQuery({ q: req.query.q });
-    const q = parsed.ok ? parsed.value.q : '';
-    res.set({
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${waitlist.id}-subscribers.csv"`,
-    });
-    res.write(csvRow(['position', 'email', 'joined_at', 'referral_code', 'referral_count']));
-    // Pages of 1000 in position order from one snapshot, streamed: memory stays flat for a
-    // million rows, and a settings change during the export does not tear it.
-    await eachPage(app.store, waitlist.id, q, (items) => {
-      for (const s of items)
-        res.write(csvRow([s.position ?? '', s.email, s.joined_at, s.referral_code, s.referral_count]));
-    });
-    res.end();
   });
 }

@@ -13,6 +13,7 @@ import { admit, erase } from './lifecycle.js';
 import { findByStatusToken, getSubscriber, idByEmail, listSubscribers } from './line.js';
 import { getMeta, putMetaOnce } from './meta.js';
 import { findOperatorByEmail, getOperator, insertOperator, updatePasswordHash } from './operators.js';
+import { joinedBetween, lineCounts, topReferrers } from './overview.js';
 import { deleteExpiredSessions, deleteSession, findSession, insertSession } from './sessions.js';
 import { type FreshSignup, insertOrMatchMany, insertOrMatchSubscriber } from './subscribers.js';
 import { countTenants, getTenant, insertTenant, updatePlan } from './tenants.js';
@@ -56,6 +57,9 @@ export function repositories(db: Connection): Repositories {
       byStatusToken: (token) => findByStatusToken(db, token),
       admit: (waitlistId, settings, admission, nowUs) => admit(db, waitlistId, settings, admission, nowUs),
       erase: (waitlistId, id) => erase(db, waitlistId, id),
+      counts: (waitlistId) => lineCounts(db, waitlistId),
+      joinedBetween: (waitlistId, bounds) => joinedBetween(db, waitlistId, bounds),
+      topReferrers: (waitlistId, settings, limit) => topReferrers(db, waitlistId, settings, limit),
     },
     activity: {
       append: (entry, now) => appendActivity(db, entry, now),

@@ -1,0 +1,134 @@
+/**
+ * The overview use case on a real SQLite store with a clock the test moves: sign-ups land in the
+ * UTC day they joined, erased ones leave the counts, and the top referrers come most first.
+ */
+import { tempDir } from '@waitlistkit/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../src/adapters/clock.js';
+import { Operators } from '../src/app/operators.js';
+import { waitlistOverview } from '../src/app/overview.js';
+import { openStore } from '../src/container.js';
+import type { Operator, SignupRow, Waitlist } from '../src/domain/records.js';
+import { Connection } from '../src/store/sqlite/connection.js';
+import type { Store } from '../src/store/store.js';
+
+const dir = tempDir();
+let now = Date.parse('2026-02-13T23:59:59.999Z');
+const clock: Clock = { now: () => now, nowMicros: () => now * 1000 };
+let store: Store;
+let operators: Operators;
+let admin: Operator;
+let waitlist: Waitlist;
+
+beforeAll(async () => {
+  store = await openStore(dir.db, { clock });
+  operators = new Operators(store, clock);
+  const tenant = await operators.createTenant('T', 'pro');
+  ({ operator: admin } = await operators.createOperator({
+    tenantId: tenant.id,
+    email: 'admin@example.com',
+    role: 'admin',
+    password: 'correct horse battery',
+  }));
+  waitlist = await operators.createWaitlist(tenant.id, 'W', { referrals: true });
+});
+afterAll(async () => {
+  await store.close();
+  dir.cleanup();
+});
+
+async function signUp(email: string, at: string, referralCode?: string): Promise<SignupRow> {
+  now = Date.parse(at);
+  const result = await store.write((tx) =>
+    tx.subscribers.signUp({ waitlistId: waitlist.id, email, emailNorm: email, referralCode }, now * 1000),
+  );
+  if (result.outcome === 'waitlist_gone') throw new Error('waitlist gone');
+  return result.subscriber;
+}
+
+describe('waitlist overview', () => {
+  it('counts sign-ups per UTC day over the last 30 days, the line, the admitted and the top referrers', async () => {
+    await signUp('before@example.com', '2026-02-13T23:59:59.999Z'); // the day before the 30
+    const first = await signUp('first@example.com', '2026-02-14T00:00:00.000Z'); // the first of the 30
+    const second = await signUp('second@example.com', '2026-03-01T10:00:00Z', first.referral_code);
+    await signUp('third@example.com', '2026-03-01T11:00:00Z', first.referral_code);
+    await signUp('fourth@example.com', '2026-03-15T00:00:00.000Z', second.referral_code);
+    const gone = await signUp('gone@example.com', '2026-03-15T09:00:00Z', first.referral_code);
+    const late = await signUp('late@example.com', '2026-03-15T23:59:59.999Z');
+    await signUp('referred-by-late@example.com', '2026-03-15T23:59:59.999Z', late.referral_code);
+
+    await operators.erase(admin.id, waitlist.id, { id: gone.id });
+    // Admits the first in line: `before`.
+    await operators.admit(admin.id, waitlist.id, { count: 1 });
+
+    now = Date.parse('2026-03-15T23:59:59.999Z');
+    const overview = await waitlistOverview({ store, clock }, admin.tenant_id, waitlist.id);
+    if (!overview) throw new Error('no overview');
+    expect(overview.days).toHaveLength(30);
+    expect(overview.days[0]).toEqual({ day: '2026-02-14', count: 1 });
+    expect(overview.days.find((d) => d.day === '2026-03-01')).toEqual({ day: '2026-03-01', count: 2 });
+    // Fourth, late and the one late referred; the erased one is not counted.
+    expect(overview.days.at(-1)).toEqual({ day: '2026-03-15', count: 3 });
+    expect(overview.days.reduce((sum, d) => sum + d.count, 0)).toBe(6);
+    expect({ waiting: overview.waiting, admitted: overview.admitted }).toEqual({ waiting: 6, admitted: 1 });
+    // First keeps the credit of the erased one: 3; then second and late with 1 each, in join order.
+    expect(overview.topReferrers.map((s) => [s.email, s.referral_count, s.status])).toEqual([
+      ['first@example.com', 3, 'waiting'],
+      ['second@example.com', 1, 'waiting'],
+      ['late@example.com', 1, 'waiting'],
+    ]);
+    expect(overview.topReferrers[0]?.position).toBe(1);
+  });
+
+  it('moves the window with the clock: a day later the oldest day drops out', async () => {
+    now = Date.parse('2026-03-16T00:00:00Z');
+    const overview = await waitlistOverview({ store, clock }, admin.tenant_id, waitlist.id);
+    expect(overview?.days[0]).toEqual({ day: '2026-02-15', count: 0 });
+    expect(overview?.days.at(-1)).toEqual({ day: '2026-03-16', count: 0 });
+    expect(overview?.days.reduce((sum, d) => sum + d.count, 0)).toBe(5);
+  });
+
+  it('shows a referrer that was let in with its status and no position', async () => {
+    const [admitted] = await operators.admit(admin.id, waitlist.id, {
+      subscriberIds: [(await operators.subscriber(waitlist.id, { email: 'first@example.com' })).id],
+    });
+    expect(admitted?.email).toBe('first@example.com');
+    const overview = await waitlistOverview({ store, clock }, admin.tenant_id, waitlist.id);
+    expect(overview?.topReferrers[0]).toMatchObject({
+      email: 'first@example.com',
+      status: 'admitted',
+      position: null,
+    });
+    expect({ waiting: overview?.waiting, admitted: overview?.admitted }).toEqual({ waiting: 5, admitted: 2 });
+  });
+
+  it('is not found for another tenant', async () => {
+    const other = await operators.createTenant('Other', 'pro');
+    expect(await waitlistOverview({ store, clock }, other.id, waitlist.id)).toBeUndefined();
+    expect(await waitlistOverview({ store, clock }, admin.tenant_id, 'wl_missing')).toBeUndefined();
+  });
+
+  it('reads index ranges only: sign-ups by join time, top referrers in index order', async () => {
+    const db = await Connection.open(dir.db);
+    try {
+      const plan = async (sql: string, params: unknown[]) =>
+        (await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params))
+          .map((r) => r.detail)
+          .join('; ');
+      expect(
+        await plan(
+          'SELECT count(*) FROM subscribers WHERE waitlist_id = ? AND joined_us >= ? AND joined_us < ?',
+          [waitlist.id, 0, 1],
+        ),
+      ).toContain('USING COVERING INDEX subscribers_joined (waitlist_id=? AND joined_us>? AND joined_us<?)');
+      const top = await plan(
+        'SELECT id FROM subscribers WHERE waitlist_id = ? AND referral_count > 0 ORDER BY referral_count DESC, seq LIMIT 10',
+        [waitlist.id],
+      );
+      expect(top).toContain('USING INDEX subscribers_top_referrers');
+      expect(top).not.toContain('TEMP B-TREE');
+    } finally {
+      await db.close();
+    }
+  });
+});

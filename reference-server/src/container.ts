@@ -3,9 +3,10 @@
  * cases over them. `serve` builds one for the server's lifetime; a command builds one per run.
  */
 import { type Clock, systemClock } from './adapters/clock.js';
+import { resolveHost } from './adapters/resolver.js';
 import { ApiRequests } from './app/api.js';
 import { type Context, throttles } from './app/context.js';
-import { Operators } from './app/operators.js';
+import { Operators, type WebhookPolicy } from './app/operators.js';
 import { Sessions } from './app/sessions.js';
 import { PublicSignups } from './app/signup.js';
 import { openSqliteStore } from './store/sqlite/index.js';
@@ -26,9 +27,17 @@ export function openStore(
   return openSqliteStore(path, { nowMicros: () => clock.nowMicros(), separateReader: !oneShot });
 }
 
-export function createContainer(parts: Omit<Context, keyof ReturnType<typeof throttles>>): Container {
+/** Where webhooks may go, from the environment: WAITLIST_WEBHOOK_ALLOW_PRIVATE=1 for self-hosted targets. */
+export function webhookPolicy(env: Record<string, string | undefined>): WebhookPolicy {
+  return { allowPrivate: env.WAITLIST_WEBHOOK_ALLOW_PRIVATE === '1', resolve: resolveHost };
+}
+
+export function createContainer(
+  parts: Omit<Context, keyof ReturnType<typeof throttles>>,
+  policy: WebhookPolicy,
+): Container {
   const ctx: Context = { ...parts, ...throttles(parts.config.keyRateLimit) };
-  const operators = new Operators(ctx.store, ctx.clock);
+  const operators = new Operators(ctx.store, ctx.clock, policy);
   return {
     ...ctx,
     operators,

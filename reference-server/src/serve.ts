@@ -9,11 +9,14 @@ import { KEY_RATE_LIMIT_DEFAULT } from '@waitlistkit/protocol';
 import { systemClock } from './adapters/clock.js';
 import { createLogger, type LogLevel } from './adapters/logger.js';
 import { MxChecker, parseDnsServers } from './adapters/mx.js';
+import { webhookSender } from './adapters/webhook-sender.js';
 import { seedDemo } from './app/demo.js';
 import { sweep, tokenSecret } from './app/housekeeping.js';
-import { createContainer, openStore } from './container.js';
+import { OutboxWorker } from './app/outbox.js';
+import { createContainer, openStore, webhookPolicy } from './container.js';
 import { dashboardRouter } from './dashboard/router.js';
 import { DomainError } from './domain/errors.js';
+import { parseRetrySchedule } from './domain/retry-schedule.js';
 import { createApp } from './http/app.js';
 
 export interface ServeOptions {
@@ -89,6 +92,12 @@ export async function serve(options: ServeOptions): Promise<void> {
   if (env.WAITLIST_SECRET !== undefined && env.WAITLIST_SECRET.length < 16) {
     throw new DomainError('usage_error', 'WAITLIST_SECRET must be at least 16 characters.');
   }
+  let schedule: number[];
+  try {
+    schedule = parseRetrySchedule(env.WAITLIST_WEBHOOK_RETRY_SCHEDULE);
+  } catch (error) {
+    throw new DomainError('usage_error', (error as Error).message);
+  }
   const stop = options.stopSignal ?? signals();
 
   const store = await openStore(options.db);
@@ -97,7 +106,17 @@ export async function serve(options: ServeOptions): Promise<void> {
     log.info('mx check inconclusive, signup let through', { domain, code }),
   );
   const config = { baseUrl: '', appUrl: '', trustProxy: options.trustProxy, keyRateLimit };
-  const container = createContainer({ store, clock: systemClock, secret, config, log, mx });
+  const container = createContainer(
+    { store, clock: systemClock, secret, config, log, mx },
+    webhookPolicy(env),
+  );
+  const outbox = new OutboxWorker(
+    { store, clock: systemClock, log },
+    webhookSender(webhookPolicy(env).allowPrivate),
+    {
+      schedule,
+    },
+  );
 
   let demoWaitlistId: string | undefined;
   const app = createApp(container, {
@@ -121,6 +140,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
 
   const sweeper = setInterval(() => sweep(container), 60_000);
+  outbox.start();
   sweeper.unref();
 
   log.info('listening', { url: config.baseUrl, port: address.port, app_url: config.appUrl });
@@ -134,6 +154,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     // Requests still running after 10 s are cut off rather than holding the shutdown forever.
     setTimeout(() => server.closeAllConnections(), 10_000).unref();
   });
+  await outbox.stop();
   mx.cancel();
   await store.close();
   log.info('stopped');

@@ -107,4 +107,6 @@ export const IdPrefix = {
   waitlist: 'wl_',
   key: 'key_',
   subscriber: 'sub_',
+  webhook: 'wh_',
+  delivery: 'dlv_',
 } as const;

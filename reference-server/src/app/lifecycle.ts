@@ -5,6 +5,7 @@
  * address.
  */
 import type { Clock } from '../adapters/clock.js';
+import { newMessageId } from '../domain/ids.js';
 import type { Actor, Admission, ListedSubscriber } from '../domain/records.js';
 import type { Repositories, Store } from '../store/store.js';
 
@@ -24,6 +25,19 @@ export async function admitIn(
   const waitlist = await tx.waitlists.get(waitlistId);
   if (!waitlist || waitlist.archived || waitlist.tenant_id !== who.tenantId) return undefined;
   const items = await tx.subscribers.admit(waitlist.id, waitlist.settings, admission, clock.nowMicros());
+  for (const s of items) {
+    await tx.outbox.add(
+      {
+        messageId: newMessageId(),
+        tenantId: who.tenantId,
+        waitlistId: waitlist.id,
+        type: 'subscriber.admitted',
+        subjectId: s.id,
+        data: { ...s, waitlist_id: waitlist.id },
+      },
+      clock.now(),
+    );
+  }
   if (items.length > 0) {
     await tx.activity.append(
       {
@@ -49,6 +63,17 @@ export async function eraseIn(
   const waitlist = await tx.waitlists.get(waitlistId);
   if (!waitlist || waitlist.tenant_id !== who.tenantId) return false;
   if (!(await tx.subscribers.erase(waitlist.id, id))) return false;
+  await tx.outbox.add(
+    {
+      messageId: newMessageId(),
+      tenantId: who.tenantId,
+      waitlistId: waitlist.id,
+      type: 'subscriber.deleted',
+      subjectId: id,
+      data: { id, waitlist_id: waitlist.id },
+    },
+    clock.now(),
+  );
   await tx.activity.append(
     {
       tenantId: who.tenantId,

@@ -23,7 +23,9 @@ import {
   verifyPassword,
 } from '../adapters/passwords.js';
 import { sha256Hex } from '../domain/crypto.js';
+import { checkWebhookUrl, resolvedVerdict } from '../domain/destinations.js';
 import { conflict, featureNotAllowed, forbidden, invalid, notFound } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
 import type {
   ActivityEntry,
   ActivityFilter,
@@ -34,10 +36,21 @@ import type {
   Role,
   Tenant,
   Waitlist,
+  WebhookEndpoint,
 } from '../domain/records.js';
 import { applySettings, DEFAULT_SETTINGS, type SettingsPatch } from '../domain/settings.js';
+import { newWebhookSecret } from '../domain/webhook-signature.js';
 import type { Store } from '../store/store.js';
 import { admitIn, eraseIn } from './lifecycle.js';
+
+/** Event types an endpoint can ask for (contract §14). */
+const WEBHOOK_EVENTS: readonly string[] = [
+  'subscriber.created',
+  'subscriber.confirmed',
+  'subscriber.admitted',
+  'subscriber.deleted',
+  'referral.credited',
+];
 
 // A real scrypt hash of a random password nobody knows: verifying against it costs what a real check costs.
 const UNKNOWN_OPERATOR_HASH =
@@ -49,10 +62,17 @@ function cleanName(name: string, what: string): string {
   return value;
 }
 
+/** Where webhooks may go: private destinations only when the operator allows them (contract §14). */
+export interface WebhookPolicy {
+  allowPrivate: boolean;
+  resolve: (host: string) => Promise<string[]>;
+}
+
 export class Operators {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    private readonly webhookPolicy: WebhookPolicy = { allowPrivate: false, resolve: async () => [] },
   ) {}
 
   private async tenant(id: string): Promise<Tenant> {
@@ -409,5 +429,119 @@ export class Operators {
     }
     await this.store.scrub();
     return id;
+  }
+
+  // ------------------------------------------------------------------ webhooks (contract §14)
+
+  /** Creates an endpoint as an admin; its secret is in the answer, and nowhere else ever again. */
+  async createWebhook(
+    operatorId: string,
+    fields: { url: string; events: readonly string[]; waitlistId: string | undefined },
+  ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    const operator = await this.operator(operatorId);
+    if (operator.role !== 'admin') throw forbidden('Only admins can create webhook endpoints.');
+    const { allowPrivate, resolve } = this.webhookPolicy;
+    const checked = checkWebhookUrl(fields.url, allowPrivate);
+    if (!checked.ok) throw invalid(checked.reason, 'url');
+    const refused = resolvedVerdict(await resolve(checked.url.hostname), allowPrivate);
+    if (refused) throw invalid(refused, 'url');
+    for (const type of fields.events) {
+      if (!WEBHOOK_EVENTS.includes(type))
+        throw invalid(
+          `${JSON.stringify(type)} is not an event type: ${WEBHOOK_EVENTS.join(', ')}.`,
+          'events',
+        );
+    }
+    if (fields.waitlistId !== undefined) await this.tenantWaitlist(operator, fields.waitlistId);
+    const secret = newWebhookSecret();
+    const endpoint = await this.store.write(async (tx) => {
+      const created = await tx.webhooks.insert(
+        {
+          id: newId('webhook'),
+          tenantId: operator.tenant_id,
+          url: checked.url.href,
+          secret,
+          events: [...new Set(fields.events)],
+          waitlistId: fields.waitlistId ?? null,
+          createdBy: operator.id,
+        },
+        this.clock.now(),
+      );
+      await tx.activity.append(
+        {
+          tenantId: operator.tenant_id,
+          actor: { type: 'operator', id: operator.id, name: operator.email },
+          action: 'webhook.created',
+          subjectId: created.id,
+          details: { url: created.url, events: created.events, waitlist_id: created.waitlist_id },
+        },
+        this.clock.now(),
+      );
+      return created;
+    });
+    return { endpoint, secret };
+  }
+
+  async listWebhooks(tenantId: string): Promise<WebhookEndpoint[]> {
+    await this.tenant(tenantId);
+    return this.store.reads.webhooks.live([tenantId]);
+  }
+
+  /** An endpoint of the operator's tenant, as an admin. */
+  private async tenantWebhook(operatorId: string, webhookId: string) {
+    const operator = await this.operator(operatorId);
+    if (operator.role !== 'admin') throw forbidden('Only admins can change webhook endpoints.');
+    const endpoint = await this.store.reads.webhooks.get(webhookId);
+    if (!endpoint || endpoint.tenant_id !== operator.tenant_id) throw notFound('webhook endpoint', webhookId);
+    const actor = { type: 'operator' as const, id: operator.id, name: operator.email };
+    return { operator, endpoint, actor };
+  }
+
+  async deleteWebhook(operatorId: string, webhookId: string): Promise<WebhookEndpoint> {
+    const { operator, endpoint, actor } = await this.tenantWebhook(operatorId, webhookId);
+    return this.store.write(async (tx) => {
+      await tx.webhooks.delete(endpoint.id, this.clock.now());
+      await tx.activity.append(
+        {
+          tenantId: operator.tenant_id,
+          actor,
+          action: 'webhook.deleted',
+          subjectId: endpoint.id,
+          details: { url: endpoint.url },
+        },
+        this.clock.now(),
+      );
+      return (await tx.webhooks.get(endpoint.id)) as WebhookEndpoint;
+    });
+  }
+
+  async deliveries(webhookId: string, state: string | undefined) {
+    const endpoint = await this.store.reads.webhooks.get(webhookId);
+    if (!endpoint) throw notFound('webhook endpoint', webhookId);
+    return this.store.reads.outbox.deliveries(endpoint.id, state);
+  }
+
+  /** Sends a delivery again, as an admin of its endpoint's tenant. */
+  async resend(operatorId: string, deliveryId: string) {
+    const endpointId = await this.store.reads.outbox.endpointOf(deliveryId);
+    if (!endpointId) throw notFound('delivery', deliveryId);
+    const { operator, actor } = await this.tenantWebhook(operatorId, endpointId);
+    await this.store.write(async (tx) => {
+      await tx.outbox.resend(deliveryId, this.clock.now());
+      await tx.activity.append(
+        {
+          tenantId: operator.tenant_id,
+          actor,
+          action: 'webhook.resent',
+          subjectId: deliveryId,
+          details: { webhook_id: endpointId },
+        },
+        this.clock.now(),
+      );
+    });
+    const [delivery] = (await this.store.reads.outbox.deliveries(endpointId)).filter(
+      (d) => d.id === deliveryId,
+    );
+    return delivery;
   }
 }

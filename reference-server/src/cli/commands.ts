@@ -5,8 +5,8 @@
 import { ADMISSION_MAX, KEY_PRESETS, type KeyPreset, PLANS, type Plan } from '@waitlistkit/protocol';
 import { systemClock } from '../adapters/clock.js';
 import { Operators } from '../app/operators.js';
-import { openStore } from '../container.js';
-import type { Admission, Role } from '../domain/records.js';
+import { openStore, webhookPolicy } from '../container.js';
+import type { Admission, Role, WebhookEndpoint } from '../domain/records.js';
 import { SETTING_FIELDS } from '../domain/setting-fields.js';
 import type { SettingsPatch } from '../domain/settings.js';
 import { serve } from '../serve.js';
@@ -72,7 +72,7 @@ export const WAITLIST_SETTING_OPTIONS: OptionSpec[] = SETTING_FIELDS.map((field)
 async function withAdmin<T>(context: CommandContext, fn: (admin: Operators) => Promise<T>): Promise<T> {
   const store = await openStore(context.db, { oneShot: true });
   try {
-    return await fn(new Operators(store, systemClock));
+    return await fn(new Operators(store, systemClock, webhookPolicy(context.env)));
   } finally {
     await store.close();
   }
@@ -139,6 +139,19 @@ const subscriberId = (value: string) => {
     throw new Error(`${JSON.stringify(value)} is not a subscriber id (sub_…).`);
   return value;
 };
+
+/** What a webhook endpoint is shown as: never its secret. */
+const webhookJson = (w: WebhookEndpoint) => ({
+  id: w.id,
+  url: w.url,
+  events: w.events,
+  waitlist_id: w.waitlist_id,
+  state: w.state,
+  created_at: w.created_at,
+  deleted_at: w.deleted_at,
+});
+
+const eventType = (value: string) => value;
 
 export const COMMANDS: Command[] = [
   {
@@ -383,6 +396,85 @@ export const COMMANDS: Command[] = [
       withAdmin(context, async (admin) => ({
         deleted: await admin.erase(str(o, 'operator'), str(o, 'waitlist'), subscriberBy(o)),
       })),
+  },
+  {
+    name: 'webhook create',
+    summary: 'create a webhook endpoint as an admin; prints its secret, the only time it is shown',
+    options: [
+      idOption('operator', 'operator acting', 'op_'),
+      {
+        name: 'url',
+        kind: 'string',
+        placeholder: 'URL',
+        required: true,
+        maxLength: 2000,
+        description: 'https URL to POST events to',
+      },
+      {
+        name: 'events',
+        kind: 'list',
+        placeholder: 'a,b',
+        item: eventType,
+        description: 'event types to send (default: all)',
+      },
+      {
+        name: 'waitlist',
+        kind: 'string',
+        placeholder: 'wl_…',
+        maxLength: 64,
+        description: 'only events of this waitlist',
+      },
+    ],
+    run: (o, context) =>
+      withAdmin(context, async (admin) => {
+        const { endpoint, secret } = await admin.createWebhook(str(o, 'operator'), {
+          url: str(o, 'url'),
+          events: (o.events as string[] | undefined) ?? [],
+          waitlistId: optionalStr(o, 'waitlist'),
+        });
+        return { ...webhookJson(endpoint), secret };
+      }),
+  },
+  {
+    name: 'webhook list',
+    summary: "list a tenant's webhook endpoints (never their secrets)",
+    options: [idOption('tenant', 'tenant', 'ten_')],
+    run: (o, context) =>
+      withAdmin(context, async (admin) => ({
+        items: (await admin.listWebhooks(str(o, 'tenant'))).map(webhookJson),
+      })),
+  },
+  {
+    name: 'webhook delete',
+    summary: 'delete a webhook endpoint as an admin (nothing more is sent to it)',
+    options: [idOption('operator', 'operator acting', 'op_'), idOption('webhook', 'webhook endpoint', 'wh_')],
+    run: (o, context) =>
+      withAdmin(context, async (admin) =>
+        webhookJson(await admin.deleteWebhook(str(o, 'operator'), str(o, 'webhook'))),
+      ),
+  },
+  {
+    name: 'webhook deliveries',
+    summary: "an endpoint's deliveries with their attempts, newest first",
+    options: [
+      idOption('webhook', 'webhook endpoint', 'wh_'),
+      {
+        name: 'state',
+        kind: 'enum',
+        values: ['pending', 'failed', 'delivered'],
+        description: 'only deliveries in this state',
+      },
+    ],
+    run: (o, context) =>
+      withAdmin(context, async (admin) => ({
+        items: await admin.deliveries(str(o, 'webhook'), optionalStr(o, 'state')),
+      })),
+  },
+  {
+    name: 'webhook resend',
+    summary: 'send a delivery again as an admin',
+    options: [idOption('operator', 'operator acting', 'op_'), idOption('delivery', 'delivery', 'dlv_')],
+    run: (o, context) => withAdmin(context, (admin) => admin.resend(str(o, 'operator'), str(o, 'delivery'))),
   },
 ];
 

@@ -18,3 +18,8 @@ export function newStatusToken(): string {
 export function newRequestId(): string {
   return `req_${randomString(URL_SAFE, 20)}`;
 }
+
+/** A webhook message's id (contract §14), stable across its retries: `msg_` and 24 URL-safe characters. */
+export function newMessageId(): string {
+  return `msg_${randomString(BASE62_ALPHABET, 24)}`;
+}

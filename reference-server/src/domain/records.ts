@@ -70,7 +70,10 @@ export type ActivityAction =
   | 'subscriber.created'
   | 'subscriber.matched'
   | 'subscriber.admitted'
-  | 'subscriber.erased';
+  | 'subscriber.erased'
+  | 'webhook.created'
+  | 'webhook.deleted'
+  | 'webhook.resent';
 
 export type Actor = { type: 'operator' | 'key'; id: string; name: string };
 
@@ -163,6 +166,20 @@ export interface StatusView {
   position: number | null;
   /** Subscribers waiting. */
   total: number;
+}
+
+/** Where a tenant's events are sent (contract §14); its secret is never part of it. */
+export interface WebhookEndpoint {
+  id: string;
+  tenant_id: string;
+  url: string;
+  /** Event types it wants; empty for every type. */
+  events: string[];
+  /** The one waitlist it wants events of, or null for all of the tenant's. */
+  waitlist_id: string | null;
+  state: 'active' | 'deleted';
+  created_at: string;
+  deleted_at: string | null;
 }
 
 /** A Challenge token or PoW nonce to redeem once, remembered until it expires. */

@@ -33,6 +33,7 @@ import type {
   Tenant,
   TokenUse,
   Waitlist,
+  WebhookEndpoint,
 } from '../domain/records.js';
 import type { WaitlistSettings } from '../domain/settings.js';
 
@@ -157,6 +158,112 @@ export interface IdempotencyRecords {
   forgetExpired(now: number): Promise<void>;
 }
 
+export interface StoredEvent {
+  seq: number;
+  message_id: string;
+  tenant_id: string;
+  waitlist_id: string;
+  type: string;
+  subject_id: string;
+  /** The event's data as recorded, or null when it is to be read at dispatch (a sign-up's subscriber). */
+  data: string | null;
+  at: number;
+}
+
+export interface NewDelivery {
+  id: string;
+  eventSeq: number;
+  endpointId: string;
+  tenantId: string;
+  messageId: string;
+  type: string;
+  body: string;
+  /** When the event happened: the body's timestamp, and the first attempt is due then. */
+  at: number;
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  endpoint_id: string;
+  message_id: string;
+  body: string;
+  attempts: number;
+  url: string;
+  secret: string;
+}
+
+export interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  event_type: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: { at: string; status: number | null; error: string | null; duration_ms: number }[];
+}
+
+export interface WebhookEndpoints {
+  insert(
+    fields: {
+      id: string;
+      tenantId: string;
+      url: string;
+      secret: string;
+      events: readonly string[];
+      waitlistId: string | null;
+      createdBy: string;
+    },
+    now: number,
+  ): Promise<WebhookEndpoint>;
+  get(id: string): Promise<WebhookEndpoint | undefined>;
+  /** The live endpoints of these tenants. */
+  live(tenantIds: readonly string[]): Promise<WebhookEndpoint[]>;
+  /** Deletes the endpoint; its pending deliveries fail, its past ones stay readable. */
+  delete(id: string, now: number): Promise<void>;
+}
+
+/**
+ * The outbox (contract §14): events recorded with the change that caused them, and their
+ * deliveries. `signUp` and `signUpFresh` record `subscriber.created` (and `referral.credited`)
+ * themselves, in the same write, when the tenant has a live endpoint; `add` does it for the rest.
+ */
+export interface Outbox {
+  add(
+    event: {
+      messageId: string;
+      tenantId: string;
+      waitlistId: string;
+      type: string;
+      subjectId: string;
+      data?: object;
+    },
+    now: number,
+  ): Promise<void>;
+  /** Events not yet made into deliveries, oldest first: the write that takes them owns them. */
+  takeEvents(limit: number): Promise<StoredEvent[]>;
+  /** Writes the deliveries and marks the events they came from (`dispatched`) as done. */
+  createDeliveries(deliveries: readonly NewDelivery[], dispatched: readonly number[]): Promise<void>;
+  /** Takes due deliveries for `leaseMs`, a few per endpoint, none of the busy ones': each attempt is made by one worker. */
+  claim(
+    now: number,
+    leaseMs: number,
+    limit: number,
+    busyEndpoints: readonly string[],
+    perEndpoint: number,
+  ): Promise<ClaimedDelivery[]>;
+  record(
+    attempt: {
+      deliveryId: string;
+      at: number;
+      status: number | null;
+      error: string | null;
+      durationMs: number;
+    },
+    next: { state: 'pending' | 'delivered' | 'failed'; nextAt: number },
+  ): Promise<void>;
+  deliveries(endpointId: string, state?: string): Promise<DeliveryRow[]>;
+  endpointOf(deliveryId: string): Promise<string | undefined>;
+  resend(deliveryId: string, now: number): Promise<void>;
+}
+
 /** Server-wide values: the token secret, the demo's ids. */
 export interface Meta {
   get(key: string): Promise<string | undefined>;
@@ -174,6 +281,8 @@ export interface Repositories {
   sessions: Sessions;
   tokens: UsedTokens;
   idempotency: IdempotencyRecords;
+  webhooks: WebhookEndpoints;
+  outbox: Outbox;
   meta: Meta;
 }
 

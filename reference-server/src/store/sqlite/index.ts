@@ -13,12 +13,23 @@ import { admit, erase } from './lifecycle.js';
 import { findByStatusToken, getSubscriber, idByEmail, listSubscribers } from './line.js';
 import { getMeta, putMetaOnce } from './meta.js';
 import { findOperatorByEmail, getOperator, insertOperator, updatePasswordHash } from './operators.js';
+import {
+  addEvent,
+  claimDeliveries,
+  createDeliveries,
+  deliveryEndpoint,
+  listDeliveries,
+  recordAttempt,
+  resendDelivery,
+  takeEvents,
+} from './outbox.js';
 import { joinedBetween, lineCounts, topReferrers } from './overview.js';
 import { deleteExpiredSessions, deleteSession, findSession, insertSession } from './sessions.js';
 import { type FreshSignup, insertOrMatchMany, insertOrMatchSubscriber } from './subscribers.js';
 import { countTenants, getTenant, insertTenant, updatePlan } from './tenants.js';
 import { forgetExpiredTokens, redeemTokens, usedTokens } from './tokens.js';
 import { getWaitlist, insertWaitlist, listWaitlists, saveWaitlist } from './waitlists.js';
+import { deleteEndpoint, getEndpoint, insertEndpoint, liveEndpoints } from './webhooks.js';
 
 export function repositories(db: Connection): Repositories {
   return {
@@ -81,6 +92,23 @@ export function repositories(db: Connection): Repositories {
       complete: (keyId, idemKey, answer) => complete(db, keyId, idemKey, answer),
       release: (keyId, idemKey) => release(db, keyId, idemKey),
       forgetExpired: (now) => forgetExpiredAnswers(db, now),
+    },
+    webhooks: {
+      insert: (fields, now) => insertEndpoint(db, fields, now),
+      get: (id) => getEndpoint(db, id),
+      live: (tenantIds) => liveEndpoints(db, tenantIds),
+      delete: (id, now) => deleteEndpoint(db, id, now),
+    },
+    outbox: {
+      add: (event, now) => addEvent(db, event, now),
+      takeEvents: (limit) => takeEvents(db, limit),
+      createDeliveries: (deliveries, dispatched) => createDeliveries(db, deliveries, dispatched),
+      claim: (now, leaseMs, limit, busy, perEndpoint) =>
+        claimDeliveries(db, now, leaseMs, limit, busy, perEndpoint),
+      record: (attempt, next) => recordAttempt(db, attempt, next),
+      deliveries: (endpointId, state) => listDeliveries(db, endpointId, state),
+      endpointOf: (deliveryId) => deliveryEndpoint(db, deliveryId),
+      resend: (deliveryId, now) => resendDelivery(db, deliveryId, now),
     },
     meta: {
       get: (key) => getMeta(db, key),

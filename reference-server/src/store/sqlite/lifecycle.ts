@@ -7,6 +7,7 @@ import type { WaitlistSettings } from '../../domain/settings.js';
 import type { Connection } from './connection.js';
 import { forgetAnswersNaming } from './idempotency.js';
 import { subscribersByIds } from './line.js';
+import { forgetDeliveriesNaming } from './outbox.js';
 
 /** Admits the first `count` waiting subscribers by position, or the waiting ones among `subscriberIds`. */
 export async function admit(
@@ -62,6 +63,7 @@ export async function erase(db: Connection, waitlistId: string, id: string): Pro
   await db.run('UPDATE subscribers SET referred_by = NULL WHERE referred_by = ?', [id]);
   await db.run('DELETE FROM subscribers WHERE id = ?', [id]);
   await forgetAnswersNaming(db, id);
+  await forgetDeliveriesNaming(db, id);
   await db.run('INSERT INTO erased_seqs (waitlist_id, seq) VALUES (?, ?)', [waitlistId, row.seq]);
   await db.run(
     'UPDATE waitlists SET erased_count = erased_count + 1, admitted_count = admitted_count - ? WHERE id = ?',

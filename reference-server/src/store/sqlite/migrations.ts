@@ -179,6 +179,74 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX subscribers_top_referrers ON subscribers (waitlist_id, referral_count DESC, seq)
     WHERE referral_count > 0;
   `,
+  `
+  -- The outbox (contract §14): webhook endpoints, events recorded with the change that caused
+  -- them, a delivery per endpoint that wants an event, and every attempt.
+  CREATE TABLE webhook_endpoints (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL REFERENCES tenants (id),
+    url TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    events TEXT NOT NULL DEFAULT '[]',
+    waitlist_id TEXT REFERENCES waitlists (id),
+    state TEXT NOT NULL CHECK (state IN ('active', 'deleted')),
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL REFERENCES operators (id),
+    deleted_at TEXT
+  );
+  CREATE INDEX webhook_endpoints_live ON webhook_endpoints (tenant_id) WHERE state = 'active';
+
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    message_id TEXT NOT NULL UNIQUE,
+    tenant_id TEXT NOT NULL,
+    waitlist_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    subject_id TEXT NOT NULL,
+    data TEXT,
+    at INTEGER NOT NULL,
+    dispatched INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX events_pending ON events (seq) WHERE dispatched = 0;
+
+  CREATE TABLE deliveries (
+    id TEXT PRIMARY KEY,
+    event_seq INTEGER NOT NULL,
+    endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints (id),
+    tenant_id TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    body TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at INTEGER NOT NULL,
+    lease_until INTEGER,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX deliveries_due ON deliveries (next_at) WHERE state = 'pending';
+  CREATE INDEX deliveries_endpoint ON deliveries (endpoint_id, created_at);
+  CREATE TABLE delivery_attempts (
+    delivery_id TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    status INTEGER,
+    error TEXT,
+    duration_ms INTEGER NOT NULL
+  );
+  CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, at);
+
+  -- A fresh sign-up's event is written by the very statement that writes the row: grouped
+  -- sign-ups commit without a transaction around them, and no event may be lost between two
+  -- statements. Only tenants with a live endpoint pay for it.
+  CREATE TRIGGER subscribers_created_event AFTER INSERT ON subscribers
+    WHEN EXISTS (SELECT 1 FROM waitlists w JOIN webhook_endpoints e ON e.tenant_id = w.tenant_id AND e.state = 'active'
+                  WHERE w.id = NEW.waitlist_id)
+  BEGIN
+    INSERT INTO events (message_id, tenant_id, waitlist_id, type, subject_id, at)
+    SELECT 'msg_' || lower(hex(randomblob(12))), tenant_id, NEW.waitlist_id, 'subscriber.created', NEW.id,
+           NEW.joined_us / 1000
+      FROM waitlists WHERE id = NEW.waitlist_id;
+  END;
+  `,
 ];
 
 export async function migrate(db: Connection): Promise<void> {

@@ -1,11 +1,12 @@
 import { generateReferralCode, normalizeReferralCode } from '@waitlistkit/protocol';
-import { newId, newStatusToken } from '../../domain/ids.js';
+import { newId, newMessageId, newStatusToken } from '../../domain/ids.js';
 import type { ListedSubscriber, ListPage, SignupResult, StatusView } from '../../domain/records.js';
 import { creditFor } from '../../domain/referrals.js';
 import { searchText } from '../../domain/search.js';
 import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
 import type { Connection } from './connection.js';
 import { isConstraint } from './connection.js';
+import { addEvent } from './outbox.js';
 import { isoFromMicros } from './time.js';
 
 interface Facts {
@@ -14,6 +15,7 @@ interface Facts {
   last_us: number | null;
   referrer: string | null;
   settings: string | null;
+  tenant_id: string | null;
 }
 
 /**
@@ -187,7 +189,8 @@ export async function insertOrMatchSubscriber(
        (SELECT joined_us FROM subscribers WHERE waitlist_id = ?1 ORDER BY seq DESC LIMIT 1) AS last_us,
        (SELECT json_array(id, seq, referral_count) FROM subscribers
          WHERE waitlist_id = ?1 AND referral_code = ?3) AS referrer,
-       (SELECT settings FROM waitlists WHERE id = ?1 AND archived = 0) AS settings`,
+       (SELECT settings FROM waitlists WHERE id = ?1 AND archived = 0) AS settings,
+       (SELECT tenant_id FROM waitlists WHERE id = ?1) AS tenant_id`,
     [input.waitlistId, input.emailNorm, code],
   )) as Facts;
   if (facts.settings === null) return { outcome: 'waitlist_gone' };
@@ -228,6 +231,18 @@ export async function insertOrMatchSubscriber(
       credit.rankKey,
       credit.referrerId,
     ]);
+    await addEvent(
+      db,
+      {
+        messageId: newMessageId(),
+        tenantId: facts.tenant_id as string,
+        waitlistId: input.waitlistId,
+        type: 'referral.credited',
+        subjectId: credit.referrerId,
+        data: { subscriber_id: id },
+      },
+      Math.floor(joinedUs / 1000),
+    );
   }
   return {
     outcome: 'created',

@@ -1,0 +1,183 @@
+/**
+ * The outbox's tables (contract §14): events recorded in the transaction of the change that
+ * caused them, deliveries made from them per endpoint, and every attempt. A delivery is taken by
+ * one worker at a time through a lease: the worker that claimed it holds it until the lease
+ * ends, so several servers on one store make each attempt once.
+ */
+import type { ClaimedDelivery, DeliveryRow, NewDelivery, StoredEvent } from '../store.js';
+import type { Connection } from './connection.js';
+import { isoNow } from './time.js';
+
+export async function addEvent(
+  db: Connection,
+  event: {
+    messageId: string;
+    tenantId: string;
+    waitlistId: string;
+    type: string;
+    subjectId: string;
+    data?: object;
+  },
+  now: number,
+): Promise<void> {
+  await db.run(
+    `INSERT INTO events (message_id, tenant_id, waitlist_id, type, subject_id, data, at)
+     SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (
+       SELECT 1 FROM webhook_endpoints WHERE tenant_id = ?2 AND state = 'active')`,
+    [
+      event.messageId,
+      event.tenantId,
+      event.waitlistId,
+      event.type,
+      event.subjectId,
+      event.data ? JSON.stringify(event.data) : null,
+      now,
+    ],
+  );
+}
+
+/** Events not yet made into deliveries, oldest first; the caller's write owns them until it commits. */
+export function takeEvents(db: Connection, limit: number): Promise<StoredEvent[]> {
+  return db.all<StoredEvent>(
+    `SELECT seq, message_id, tenant_id, waitlist_id, type, subject_id, data, at
+       FROM events WHERE dispatched = 0 ORDER BY seq LIMIT ?`,
+    [limit],
+  );
+}
+
+export async function createDeliveries(
+  db: Connection,
+  deliveries: readonly NewDelivery[],
+  dispatched: readonly number[],
+): Promise<void> {
+  if (deliveries.length > 0) {
+    await db.run(
+      `INSERT INTO deliveries (id, event_seq, endpoint_id, tenant_id, message_id, event_type, body, state, attempts, next_at, created_at)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, 'pending', 0, value ->> 7, value ->> 7
+         FROM json_each(?)`,
+      [
+        JSON.stringify(
+          deliveries.map((d) => [
+            d.id,
+            d.eventSeq,
+            d.endpointId,
+            d.tenantId,
+            d.messageId,
+            d.type,
+            d.body,
+            d.at,
+          ]),
+        ),
+      ],
+    );
+  }
+  if (dispatched.length > 0) {
+    await db.run('UPDATE events SET dispatched = 1 WHERE seq IN (SELECT value FROM json_each(?))', [
+      JSON.stringify(dispatched),
+    ]);
+  }
+}
+
+/**
+ * Takes up to `limit` due deliveries for `leaseMs`, at most `perEndpoint` of one endpoint, none
+ * of the endpoints given (those with as many in flight as they may have).
+ */
+export function claimDeliveries(
+  db: Connection,
+  now: number,
+  leaseMs: number,
+  limit: number,
+  busyEndpoints: readonly string[],
+  perEndpoint: number,
+): Promise<ClaimedDelivery[]> {
+  return db.all<ClaimedDelivery>(
+    `UPDATE deliveries SET lease_until = ?1 + ?2
+      WHERE id IN (
+        SELECT id FROM (
+          SELECT id, next_at, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_at) AS nth
+            FROM deliveries INDEXED BY deliveries_due
+           WHERE state = 'pending' AND next_at <= ?1 AND (lease_until IS NULL OR lease_until <= ?1)
+             AND endpoint_id NOT IN (SELECT value FROM json_each(?4)))
+         WHERE nth <= ?5 ORDER BY next_at LIMIT ?3)
+      RETURNING id, endpoint_id, message_id, body, attempts,
+        (SELECT url FROM webhook_endpoints WHERE id = endpoint_id) AS url,
+        (SELECT secret FROM webhook_endpoints WHERE id = endpoint_id) AS secret`,
+    [now, leaseMs, limit, JSON.stringify(busyEndpoints), perEndpoint],
+  );
+}
+
+/** Records an attempt and what follows from it: delivered, due again at `nextAt`, or failed. */
+export async function recordAttempt(
+  db: Connection,
+  attempt: {
+    deliveryId: string;
+    at: number;
+    status: number | null;
+    error: string | null;
+    durationMs: number;
+  },
+  next: { state: 'pending' | 'delivered' | 'failed'; nextAt: number },
+): Promise<void> {
+  await db.run(
+    'INSERT INTO delivery_attempts (delivery_id, at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?)',
+    [attempt.deliveryId, attempt.at, attempt.status, attempt.error, attempt.durationMs],
+  );
+  await db.run(
+    'UPDATE deliveries SET state = ?, attempts = attempts + 1, next_at = ?, lease_until = NULL WHERE id = ?',
+    [next.state, next.nextAt, attempt.deliveryId],
+  );
+}
+
+export async function listDeliveries(
+  db: Connection,
+  endpointId: string,
+  state: string | undefined,
+  limit = 100,
+): Promise<DeliveryRow[]> {
+  const rows = await db.all<Omit<DeliveryRow, 'attempts'> & { attempts: string }>(
+    `SELECT d.id, d.endpoint_id, d.event_type, d.state,
+            (SELECT json_group_array(json_object('at', a.at, 'status', a.status, 'error', a.error, 'duration_ms', a.duration_ms))
+               FROM (SELECT * FROM delivery_attempts WHERE delivery_id = d.id ORDER BY at) AS a) AS attempts
+       FROM deliveries d WHERE d.endpoint_id = ?1 AND (?2 IS NULL OR d.state = ?2)
+      ORDER BY d.created_at DESC, d.id DESC LIMIT ?3`,
+    [endpointId, state ?? null, limit],
+  );
+  return rows.map((r) => ({
+    ...r,
+    attempts: (
+      JSON.parse(r.attempts) as {
+        at: number;
+        status: number | null;
+        error: string | null;
+        duration_ms: number;
+      }[]
+    ).map((a) => ({ ...a, at: isoNow(a.at) })),
+  }));
+}
+
+export async function deliveryEndpoint(db: Connection, deliveryId: string): Promise<string | undefined> {
+  return (await db.get<{ e: string }>('SELECT endpoint_id AS e FROM deliveries WHERE id = ?', [deliveryId]))
+    ?.e;
+}
+
+/** Sends a delivery again from now on, whatever became of it. */
+export async function resendDelivery(db: Connection, deliveryId: string, now: number): Promise<void> {
+  await db.run("UPDATE deliveries SET state = 'pending', next_at = ?, lease_until = NULL WHERE id = ?", [
+    now,
+    deliveryId,
+  ]);
+}
+
+/** Deliveries whose body names a subscriber (its email is in there): erased with it, attempts too. */
+export async function forgetDeliveriesNaming(db: Connection, id: string): Promise<void> {
+  const needle = `"${id}"`;
+  await db.run(
+    'DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE instr(body, ?) > 0)',
+    [needle],
+  );
+  await db.run('DELETE FROM deliveries WHERE instr(body, ?) > 0', [needle]);
+  await db.run(
+    "DELETE FROM events WHERE instr(coalesce(data, ''), ?) > 0 OR (subject_id = ? AND type != 'subscriber.deleted')",
+    [needle, id],
+  );
+}

@@ -1,0 +1,351 @@
+/**
+ * Webhooks through the outbox (contract §14), end to end: a real server, a real HTTP receiver
+ * on loopback, signatures checked with the `standardwebhooks` package (an implementation we did
+ * not write), retries on the schedule, redirects not followed, filters, URL rules, a slow
+ * receiver that never delays a 202, and a SIGKILL in the middle of a burst that loses nothing.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cli, type RunningServer, seedTenant, startServer, tempDir } from '@waitlistkit/testkit';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, harness, ORIGIN, publicPost, SECRET } from './helpers.js';
+
+interface Received {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+type Reply = number | [number, Record<string, string>];
+
+/** An HTTP receiver on loopback; `answer` decides each reply, and may hold it. */
+async function receiver(answer: (r: Received) => Promise<Reply> | Reply) {
+  const received: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (c: string) => {
+      body += c;
+    });
+    req.on('end', async () => {
+      const r = { path: req.url ?? '', headers: req.headers, body };
+      received.push(r);
+      const reply = await answer(r);
+      const [status, headers] = Array.isArray(reply) ? reply : [reply, {}];
+      res.writeHead(status, headers).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Waits for a condition the server brings about in its own time (the worker polls every 100 ms). */
+async function until<T>(what: string, check: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const ENV = { WAITLIST_WEBHOOK_ALLOW_PRIVATE: '1', WAITLIST_WEBHOOK_RETRY_SCHEDULE: '0,0,0' };
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness(ENV);
+});
+afterAll(() => h.close());
+
+async function endpoint(
+  tenant: { operatorId: string },
+  url: string,
+  extra: string[] = [],
+  env: Record<string, string | undefined> = ENV,
+) {
+  return cli<{ id: string; secret: string; url: string; events: string[] }>(
+    ['webhook', 'create', '--operator', tenant.operatorId, '--url', url, ...extra],
+    { db: h.db, env },
+  );
+}
+
+describe('webhooks', () => {
+  it('signs subscriber.created per Standard Webhooks, checked by the standardwebhooks package', async () => {
+    const r = await receiver(() => 200);
+    try {
+      const t = await h.tenant({ waitlist: ['--origins', ORIGIN, '--referrals', 'on'] });
+      const hook = await endpoint(t, `${r.url}/hook`);
+      expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+      const listed = await h.cli<{ items: Record<string, unknown>[] }>([
+        'webhook',
+        'list',
+        '--tenant',
+        t.tenantId,
+      ]);
+      expect(listed.items).toEqual([expect.objectContaining({ id: hook.id, url: `${r.url}/hook` })]);
+      expect(JSON.stringify(listed)).not.toContain(hook.secret);
+
+      const signup = await publicPost(h.server, t.waitlistId, { email: 'Hooked@Example.com' });
+      const { status_token } = (await signup.json()) as { status_token: string };
+      const [got] = await until('the delivery', () => r.received.length > 0 && r.received);
+      const event = new Webhook(hook.secret).verify(
+        got?.body as string,
+        got?.headers as Record<string, string>,
+      ) as {
+        type: string;
+        data: Record<string, unknown>;
+      };
+      expect(got?.headers['content-type']).toBe('application/json');
+      expect(got?.headers['webhook-id']).toMatch(/^msg_/);
+      expect(event.type).toBe('subscriber.created');
+      expect(event.data).toMatchObject({
+        email: 'Hooked@Example.com',
+        waitlist_id: t.waitlistId,
+        status: 'waiting',
+        position: 1,
+        confirmed: true,
+      });
+      expect(got?.body).not.toContain(status_token);
+      // Tampering is caught by the same verifier.
+      expect(() =>
+        new Webhook(hook.secret).verify(`${got?.body} `, got?.headers as Record<string, string>),
+      ).toThrow();
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('retries a failing endpoint on the schedule with the same webhook-id, records each attempt, then gives up; resend sends again', async () => {
+    let failures = 3;
+    const r = await receiver(() => (failures-- > 0 ? 500 : 200));
+    try {
+      const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+      const hook = await endpoint(t, `${r.url}/flaky`);
+      await publicPost(h.server, t.waitlistId, { email: 'retry@example.com' });
+      await until('four attempts', () => r.received.length >= 4);
+      expect(new Set(r.received.map((x) => x.headers['webhook-id'])).size).toBe(1);
+      const deliveries = async (state?: string) =>
+        (
+          await h.cli<{ items: { id: string; state: string; attempts: { status: number | null }[] }[] }>([
+            'webhook',
+            'deliveries',
+            '--webhook',
+            hook.id,
+            ...(state ? ['--state', state] : []),
+          ])
+        ).items;
+      const delivered = await deliveriesUntil(
+        () => deliveries(),
+        (items) => items[0]?.state === 'delivered',
+      );
+      expect(delivered[0]?.attempts.map((a) => a.status)).toEqual([500, 500, 500, 200]);
+
+      // Always failing: four attempts (one, then the three retries of the schedule), then failed.
+      failures = 100;
+      await publicPost(h.server, t.waitlistId, { email: 'never@example.com' });
+      const failed = await deliveriesUntil(
+        () => deliveries('failed'),
+        (items) => items.length === 1,
+      );
+      expect(failed[0]?.attempts).toHaveLength(4);
+      failures = 0;
+      const resent = await h.cli<{ state: string }>([
+        'webhook',
+        'resend',
+        '--operator',
+        t.operatorId,
+        '--delivery',
+        failed[0]?.id as string,
+      ]);
+      expect(resent.state).toBe('pending');
+      await deliveriesUntil(
+        () => deliveries('delivered'),
+        (items) => items.length === 2,
+      );
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('does not follow redirects', async () => {
+    const r = await receiver((x): Reply => (x.path === '/moved' ? [302, { Location: '/elsewhere' }] : 200));
+    try {
+      const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+      const hook = await endpoint(t, `${r.url}/moved`);
+      await publicPost(h.server, t.waitlistId, { email: 'redirect@example.com' });
+      await until('four attempts', () => r.received.length >= 4);
+      expect(r.received.every((x) => x.path === '/moved')).toBe(true);
+      const { items } = await h.cli<{ items: { attempts: { status: number }[] }[] }>([
+        'webhook',
+        'deliveries',
+        '--webhook',
+        hook.id,
+      ]);
+      expect(items[0]?.attempts[0]?.status).toBe(302);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('sends only the event types and the waitlist an endpoint asked for; admissions and erasures too', async () => {
+    const r = await receiver(() => 200);
+    try {
+      const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+      const other = await h.cli<{ waitlist_id: string }>([
+        'waitlist',
+        'create',
+        '--tenant',
+        t.tenantId,
+        '--name',
+        'Other',
+        '--origins',
+        ORIGIN,
+      ]);
+      await endpoint(t, `${r.url}/admitted`, [
+        '--events',
+        'subscriber.admitted,subscriber.deleted',
+        '--waitlist',
+        t.waitlistId,
+      ]);
+      for (const wl of [t.waitlistId, other.waitlist_id]) {
+        expect(
+          (await publicPost(h.server, wl, { email: `first@${wl === t.waitlistId ? 'one' : 'two'}.example` }))
+            .status,
+        ).toBe(202);
+        await h.cli(['subscriber', 'admit', '--operator', t.operatorId, '--waitlist', wl, '--count', '1']);
+      }
+      const [admitted] = await until('the admission event', () => r.received.length > 0 && r.received);
+      const body = JSON.parse(admitted?.body as string);
+      expect(body).toMatchObject({
+        type: 'subscriber.admitted',
+        data: { status: 'admitted', waitlist_id: t.waitlistId },
+      });
+      const erased = await h.cli<{ deleted: string }>([
+        'subscriber',
+        'delete',
+        '--operator',
+        t.operatorId,
+        '--waitlist',
+        t.waitlistId,
+        '--email',
+        'first@one.example',
+      ]);
+      const deleted = await until('the deletion event', () =>
+        r.received.find((x) => x.body.includes('subscriber.deleted')),
+      );
+      expect(JSON.parse(deleted.body).data).toEqual({ id: erased.deleted, waitlist_id: t.waitlistId });
+      // Nothing of the other waitlist, and no sign-up events.
+      expect(r.received.map((x) => JSON.parse(x.body).type)).toEqual([
+        'subscriber.admitted',
+        'subscriber.deleted',
+      ]);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('refuses http, private, loopback and link-local destinations unless they are allowed', async () => {
+    const t = await h.tenant();
+    const strict = { WAITLIST_WEBHOOK_ALLOW_PRIVATE: undefined };
+    for (const url of [
+      'http://hooks.example.com/x',
+      'https://127.0.0.1/x',
+      'https://10.1.2.3/x',
+      'https://169.254.169.254/latest',
+      'https://[::1]/x',
+      'https://localhost/x',
+      'not a url',
+    ]) {
+      await expect(endpoint(t, url, [], strict), url).rejects.toThrow(/usage_error/);
+    }
+  });
+
+  it('answers a sign-up at once while the receiver is stuck', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const r = await receiver(async () => {
+      await held;
+      return 200;
+    });
+    try {
+      const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+      await endpoint(t, `${r.url}/stuck`);
+      await publicPost(h.server, t.waitlistId, { email: 'first@example.com' });
+      await until('the held delivery', () => r.received.length === 1);
+      // The receiver has not answered; the next sign-ups are answered all the same.
+      const answers = await Promise.all(
+        [1, 2, 3].map((i) => publicPost(h.server, t.waitlistId, { email: `next${i}@example.com` })),
+      );
+      expect(answers.map((a) => a.status)).toEqual([202, 202, 202]);
+      release();
+      await until('every delivery', () => r.received.length >= 4);
+    } finally {
+      release();
+      await r.close();
+    }
+  });
+});
+
+describe('durability', () => {
+  it('loses no subscriber.created delivery of an answered sign-up when the server is killed mid-burst', async () => {
+    const seen = new Set<string>();
+    const r = await receiver(async (x) => {
+      seen.add(JSON.parse(x.body).data.email);
+      await new Promise((resolve) => setTimeout(resolve, 50)); // a slow receiver
+      return 200;
+    });
+    const dir = tempDir();
+    let server: RunningServer | undefined;
+    try {
+      const env = { ...ENV, WAITLIST_SECRET: SECRET };
+      const t = await seedTenant(dir.db, { waitlist: ['--origins', ORIGIN, '--ip-limit', '100000'] });
+      await cli(['webhook', 'create', '--operator', t.operatorId, '--url', `${r.url}/burst`], {
+        db: dir.db,
+        env,
+      });
+      server = await startServer({ db: dir.db, env });
+      const running = server;
+      const accepted: string[] = [];
+      const burst = Array.from({ length: 300 }, (_, i) => `burst${i}@example.com`).map(async (email) => {
+        const res = await publicPost(running, t.waitlistId, { email }).catch(() => undefined);
+        if (res?.status === 202) accepted.push(email);
+      });
+      await until('half the burst answered', () => accepted.length >= 100);
+      await server.stop('SIGKILL');
+      await Promise.all(burst);
+      expect(accepted.length).toBeGreaterThanOrEqual(100);
+      server = await startServer({ db: dir.db, env });
+      await until('every answered sign-up delivered', () => accepted.every((e) => seen.has(e)), 60_000);
+    } finally {
+      await server?.stop();
+      await r.close();
+      dir.cleanup();
+    }
+  });
+});
+
+async function deliveriesUntil<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting for the deliveries');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  describeIssue,
   docs,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_MESSAGE_ID_PREFIX,
@@ -127,5 +128,25 @@ describe('webhook constants', () => {
     expect(Object.values(WebhookHeader)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
     expect(WEBHOOK_SECRET_PREFIX).toBe('whsec_');
     expect(WEBHOOK_MESSAGE_ID_PREFIX).toBe('msg_');
+  });
+});
+
+describe('describeIssue on an event', () => {
+  const first = (body: unknown) => {
+    const result = WebhookEventSchema.safeParse(body, { reportInput: true });
+    return result.error?.issues[0] && describeIssue(result.error.issues[0]);
+  };
+
+  it('names the known types when `type` is unknown, and says when it is missing', () => {
+    expect(first({ ...event('subscriber.created'), type: 'subscriber.updated' })).toBe(
+      '`type` must be one of "subscriber.created", "subscriber.confirmed", "subscriber.admitted", "subscriber.deleted", "referral.credited".',
+    );
+    expect(first({ timestamp: '2026-03-01T09:30:00Z', data: subscriber })).toBe('`type` is required.');
+  });
+
+  it('names a field deep in the data', () => {
+    expect(
+      first(event('referral.credited', { ...(dataOf['referral.credited'] as object), subscriber_id: 7 })),
+    ).toBe('`data.subscriber_id` must be a string, not a number.');
   });
 });

@@ -1,0 +1,18 @@
+/** The raw body as signed: checked once, so every helper gives the same advice. */
+
+/** The request body exactly as received. */
+export type RawBody = string | Uint8Array;
+
+/**
+ * Throws a `TypeError` unless `body` is a string or bytes. The common mistake is passing the
+ * body a JSON parser already made into an object: its serialisation need not match the bytes
+ * that were signed (spacing, key order, escapes), so it cannot be verified at all.
+ */
+export function checkRawBody(method: string, body: unknown): asserts body is RawBody {
+  if (typeof body === 'string' || body instanceof Uint8Array) return;
+  const what = body === null ? 'null' : typeof body;
+  throw new TypeError(
+    `webhooks.${method}: the body must be the request's raw bytes, a string or a Uint8Array (Buffer), not ${what}. ` +
+      "Read it before any JSON parser does, e.g. with express.raw({ type: 'application/json' }).",
+  );
+}

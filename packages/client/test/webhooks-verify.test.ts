@@ -272,7 +272,7 @@ describe('arguments of the wrong kind', () => {
     const parsed = JSON.parse(body) as unknown as string;
     expect(() => webhooks.verify(parsed, signed(), secret)).toThrow(
       new TypeError(
-        "webhooks.verify: the body must be the request's raw bytes, a string or a Uint8Array (Buffer), not object. " +
+        "webhooks.verify: the body must be the request's raw bytes, a string or a Uint8Array (Buffer), not an object. " +
           "Read it before any JSON parser does, e.g. with express.raw({ type: 'application/json' }).",
       ),
     );
@@ -291,5 +291,17 @@ describe('arguments of the wrong kind', () => {
     [{ now: T }],
   ])('refuses the options %o', (options) => {
     expect(() => webhooks.verify(body, signed(), secret, options as never)).toThrow(TypeError);
+  });
+});
+
+describe('bytes from another realm', () => {
+  it('are bytes all the same', async () => {
+    const { runInNewContext } = await import('node:vm');
+    const body = eventBody('subscriber.deleted');
+    const foreign = runInNewContext('new Uint8Array(bytes)', { bytes: [...Buffer.from(body)] }) as Uint8Array;
+    expect(foreign instanceof Uint8Array).toBe(false);
+    const headers = webhooks.sign({ timestamp: T, body }, secret);
+    expect(webhooks.verify(foreign, headers, secret, { now: at(T) }).timestamp).toBe(T);
+    expect(webhooks.unwrap(foreign, headers, secret, { now: at(T) }).type).toBe('subscriber.deleted');
   });
 });

@@ -33,7 +33,6 @@ export const dataOf = {
   },
   'subscriber.deleted': { id: subscriber.id, waitlist_id: subscriber.waitlist_id },
   'referral.credited': {
-    waitlist_id: subscriber.waitlist_id,
     referrer: { ...subscriber, position: 37, referral_count: 1 },
     subscriber_id: 'sub_Vb71nQ0zRt',
   },

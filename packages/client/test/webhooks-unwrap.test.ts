@@ -52,7 +52,6 @@ describe('a genuine event', () => {
     }
     expect(event.type === 'referral.credited' && event.data.referrer.referral_count).toBe(1);
     expectTypeOf(event.timestamp).toEqualTypeOf<string>();
-    expectTypeOf(event.data.waitlist_id).toEqualTypeOf<string>();
   });
 
   it('reads a Buffer body, a byte-order mark and all', () => {

@@ -285,18 +285,17 @@ export type DeletedSubscriber = z.infer<typeof DeletedSubscriberSchema>;
 
 export const ReferralCreditSchema = doc(
   z.object({
-    waitlist_id: waitlistIdField,
     // No description of its own here: `doc` on the shared schema would overwrite WebhookSubscriber's.
     referrer: WebhookSubscriberSchema,
     subscriber_id: doc(z.string(), {
       description:
-        'Id of the new subscriber whose sign-up (or, with confirmation on, confirmation) earned it.',
+        'Id of the new subscriber whose sign-up (or, with confirmation on, confirmation) earned the credit.',
     }),
   }),
   {
     id: 'ReferralCredit',
     description:
-      '`referrer`: the subscriber whose code was used, after the credit (its `referral_count` includes it). `subscriber_id`: the referred subscriber. Both are on the waitlist `waitlist_id`, repeated at the top so that every event has `data.waitlist_id`.',
+      "`referrer`: the subscriber whose code was used, after the credit (its `referral_count` includes it), with its `waitlist_id`. `subscriber_id`: the referred subscriber, on the same waitlist (referrals never cross waitlists). The waitlist is `data.referrer.waitlist_id`; the other events' data have it at `data.waitlist_id`.",
   },
 );
 export type ReferralCredit = z.infer<typeof ReferralCreditSchema>;
@@ -386,7 +385,6 @@ export const ReferralCreditedEventSchema = webhookEvent(
     example: {
       timestamp: '2026-03-02T17:04:11Z',
       data: {
-        waitlist_id: 'wl_3Fj9',
         referrer: { ...exampleSubscriber, position: 37, referral_count: 1 },
         subscriber_id: 'sub_Vb71nQ0zRt',
       },

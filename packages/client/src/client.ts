@@ -2,6 +2,7 @@ import { resolveOptions } from './options.js';
 import { Subscribers } from './subscribers.js';
 import { Transport } from './transport.js';
 import type { WaitlistClientOptions } from './types.js';
+import { type Webhooks, webhooks } from './webhooks/index.js';
 
 /**
  * The customer API of the waitlist service. Construction checks the options, the API key's
@@ -14,6 +15,11 @@ import type { WaitlistClientOptions } from './types.js';
  */
 export class WaitlistClient {
   readonly subscribers: Subscribers;
+  /**
+   * Verifying and reading the service's webhook deliveries. The same object as the package's
+   * `webhooks` export, which needs no client (nor API key) at all.
+   */
+  readonly webhooks: Webhooks = webhooks;
 
   constructor(options: WaitlistClientOptions) {
     this.subscribers = new Subscribers(new Transport(resolveOptions(options)));

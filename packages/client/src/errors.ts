@@ -242,3 +242,59 @@ export class ResponseValidationError extends WaitlistError {
     this.path = path;
   }
 }
+
+/** Why a webhook delivery failed verification; see `WebhookVerificationError`. */
+export type WebhookVerificationReason =
+  /** `webhook-id`, `webhook-timestamp` or `webhook-signature` is absent or empty. */
+  | 'missing_header'
+  /** `webhook-timestamp` is not Unix seconds in decimal. */
+  | 'invalid_timestamp'
+  /** `webhook-timestamp` is further in the past than the tolerance: possibly a replay. */
+  | 'timestamp_too_old'
+  /** `webhook-timestamp` is further in the future than the tolerance: a clock is wrong. */
+  | 'timestamp_too_new'
+  /** No `v1` signature in `webhook-signature` matches the body: forged, altered, or another secret. */
+  | 'no_matching_signature'
+  /** The secret given is not `whsec_` and standard base64: a configuration error on the receiving side. */
+  | 'invalid_secret';
+
+/**
+ * A webhook delivery could not be verified, so its body must not be trusted. Every reason but
+ * `invalid_secret` is the request's fault (answer 400); `invalid_secret` is the receiver's own
+ * configuration, and every delivery will fail until it is fixed.
+ */
+export class WebhookVerificationError extends WaitlistError {
+  override name = 'WebhookVerificationError';
+  readonly reason: WebhookVerificationReason;
+
+  constructor(reason: WebhookVerificationReason, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+export interface WebhookPayloadInit {
+  /** Dotted path of the first offending field, `''` for the body itself. */
+  path: string;
+  /** The body's `type` when it was a string, known or not. */
+  eventType: string | undefined;
+  message: string;
+}
+
+/**
+ * A delivery whose signature is valid but whose body is not a webhook event this client knows:
+ * not JSON, not an event, or (with `eventType` set and not one of `WEBHOOK_EVENT_TYPES`) an event
+ * type added to the service after this version of the client. Like the other errors, it carries
+ * nothing of the body but the path and the type.
+ */
+export class WebhookPayloadError extends WaitlistError {
+  override name = 'WebhookPayloadError';
+  readonly path: string;
+  readonly eventType: string | undefined;
+
+  constructor({ path, eventType, message }: WebhookPayloadInit) {
+    super(message);
+    this.path = path;
+    this.eventType = eventType;
+  }
+}

@@ -3,11 +3,21 @@ export type {
   AdmissionsResult,
   ApiCreateSubscriberBody,
   ApiKeyProblem,
+  DeletedSubscriber,
   ListPage,
+  ReferralCredit,
+  ReferralCreditedEvent,
   Subscriber,
+  SubscriberAdmittedEvent,
+  SubscriberConfirmedEvent,
+  SubscriberCreatedEvent,
+  SubscriberDeletedEvent,
   SubscriberStatus,
+  WebhookEvent,
+  WebhookEventOf,
+  WebhookSubscriber,
 } from '@waitlistkit/protocol';
-export { ErrorCode } from '@waitlistkit/protocol';
+export { ErrorCode, WEBHOOK_EVENT_TYPES, WebhookEventType, WebhookHeader } from '@waitlistkit/protocol';
 export { WaitlistClient } from './client.js';
 export * from './errors.js';
 export type { RateLimit } from './rate-limit.js';
@@ -32,3 +42,13 @@ export type {
   ResponseInfo,
   WaitlistClientOptions,
 } from './types.js';
+export {
+  type RawBody,
+  type SignedWebhookHeaders,
+  type VerifiedWebhook,
+  type WebhookHeaders,
+  type WebhookSignInput,
+  type Webhooks,
+  type WebhookVerifyOptions,
+  webhooks,
+} from './webhooks/index.js';

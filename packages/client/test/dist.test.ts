@@ -37,11 +37,23 @@ results.inUse = await caught(() =>
   make(answer(409, { error: { code: 'idempotency_key_in_use', message: 'In progress.' } }))
     .subscribers.admit('wl_1', { count: 1 }));
 const page = await make(answer(200, { items: [], total: 0, page: 1, limit: 25 })).subscribers.list('wl_1');
+const secret = 'whsec_' + 'QUJD'.repeat(8);
+const hookBody = JSON.stringify({ type: 'subscriber.deleted', timestamp: '2026-03-01T09:30:00Z', data: { id: 'sub_1', waitlist_id: 'wl_1' } });
+const hookHeaders = mod.webhooks.sign({ id: 'msg_dist', timestamp: 1614265330, body: hookBody }, secret);
+const hook = {
+  headers: hookHeaders,
+  event: make(answer(200, {})).webhooks.unwrap(new TextEncoder().encode(hookBody), new Headers(hookHeaders), secret, { now: new Date(1614265330000) }),
+  shared: make(answer(200, {})).webhooks === mod.webhooks,
+};
+results.hookSignature = await caught(() => mod.webhooks.verify(hookBody + ' ', hookHeaders, secret, { now: new Date(1614265330000) }));
+results.hookPayload = await caught(() =>
+  mod.webhooks.unwrap('{}', mod.webhooks.sign({ timestamp: 1614265330, body: '{}' }, secret), secret, { now: new Date(1614265330000) }));
 
 console.log(JSON.stringify({
   resolved,
   page,
-  errors: Object.fromEntries(Object.entries(results).map(([key, error]) => [key, { name: error.name, code: error.code, requestId: error.requestId, instanceOf: instanceOf(error) }])),
+  hook,
+  errors: Object.fromEntries(Object.entries(results).map(([key, error]) => [key, { name: error.name, code: error.code, reason: error.reason, requestId: error.requestId, instanceOf: instanceOf(error) }])),
 }));
 `;
 
@@ -62,9 +74,10 @@ const scripts = {
 interface ProbeOutput {
   resolved: string;
   page: unknown;
+  hook: { headers: Record<string, string>; event: unknown; shared: boolean };
   errors: Record<
     string,
-    { name: string; code?: string; requestId?: string; instanceOf: Record<string, boolean> }
+    { name: string; code?: string; reason?: string; requestId?: string; instanceOf: Record<string, boolean> }
   >;
 }
 
@@ -136,6 +149,33 @@ describe.each([
     expect(inUse?.instanceOf).toEqual(
       only(['IdempotencyKeyInUseError', 'ConflictError', 'WaitlistApiError', 'WaitlistError', 'Error']),
     );
+  });
+
+  it('signs, verifies and unwraps webhooks (node:crypto), with their own error classes', () => {
+    const { hook, errors } = output;
+    expect(hook.headers).toEqual({
+      'webhook-id': 'msg_dist',
+      'webhook-timestamp': '1614265330',
+      'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
+    });
+    expect(hook.event).toEqual({
+      type: 'subscriber.deleted',
+      timestamp: '2026-03-01T09:30:00Z',
+      data: { id: 'sub_1', waitlist_id: 'wl_1' },
+    });
+    expect(hook.shared).toBe(true);
+    const only = (names: string[]) =>
+      Object.fromEntries(
+        Object.keys(errors.scope?.instanceOf ?? {}).map((name) => [name, names.includes(name)]),
+      );
+    expect(errors.hookSignature).toMatchObject({
+      name: 'WebhookVerificationError',
+      reason: 'no_matching_signature',
+    });
+    expect(errors.hookSignature?.instanceOf).toEqual(
+      only(['WebhookVerificationError', 'WaitlistError', 'Error']),
+    );
+    expect(errors.hookPayload?.instanceOf).toEqual(only(['WebhookPayloadError', 'WaitlistError', 'Error']));
   });
 });
 

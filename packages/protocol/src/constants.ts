@@ -110,3 +110,42 @@ export const IdPrefix = {
   webhook: 'wh_',
   delivery: 'dlv_',
 } as const;
+
+/** Event types of webhook deliveries (contract §14, §15 for `subscriber.confirmed`). */
+export const WebhookEventType = {
+  subscriberCreated: 'subscriber.created',
+  subscriberConfirmed: 'subscriber.confirmed',
+  subscriberAdmitted: 'subscriber.admitted',
+  subscriberDeleted: 'subscriber.deleted',
+  referralCredited: 'referral.credited',
+} as const;
+export type WebhookEventType = (typeof WebhookEventType)[keyof typeof WebhookEventType];
+export const WEBHOOK_EVENT_TYPES = Object.values(WebhookEventType) as [
+  WebhookEventType,
+  ...WebhookEventType[],
+];
+
+/**
+ * Headers of a webhook delivery, as the Standard Webhooks specification names them. Lower case:
+ * HTTP header names are case-insensitive, and Node presents received ones in lower case.
+ */
+export const WebhookHeader = {
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+} as const;
+export type WebhookHeader = (typeof WebhookHeader)[keyof typeof WebhookHeader];
+
+/** An endpoint's signing secret: this prefix, then the standard base64 of the key's bytes. */
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+/** Random bytes in a secret the service issues (32 base64 characters after the prefix). */
+export const WEBHOOK_SECRET_BYTES = 24;
+/** `webhook-id` values start with this; the id is the same for every attempt of one message. */
+export const WEBHOOK_MESSAGE_ID_PREFIX = 'msg_';
+/** The only signature scheme in use: symmetric HMAC-SHA256, written `v1,<base64>`. */
+export const WEBHOOK_SIGNATURE_VERSION = 'v1';
+/**
+ * How far `webhook-timestamp` may be from the receiver's clock, either way, in seconds. The
+ * Standard Webhooks default: long enough for clock skew, short enough to make replays useless.
+ */
+export const WEBHOOK_TOLERANCE_SECONDS = 5 * 60;

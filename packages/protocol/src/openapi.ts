@@ -4,8 +4,18 @@
  * root is this function's output; a test fails when the two disagree.
  */
 import * as z from 'zod/mini';
-import { BODY_MAX_BYTES, Header, LIMIT_DEFAULT, LIMIT_MAX, Scope } from './constants.js';
-import { docs, ListQuerySchema } from './schemas.js';
+import {
+  BODY_MAX_BYTES,
+  Header,
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  Scope,
+  WEBHOOK_MESSAGE_ID_PREFIX,
+  WEBHOOK_SECRET_PREFIX,
+  WEBHOOK_SIGNATURE_VERSION,
+  WebhookHeader,
+} from './constants.js';
+import { docs, ListQuerySchema, WebhookEventSchema } from './schemas.js';
 
 type Json = Record<string, unknown>;
 
@@ -111,6 +121,64 @@ function listQueryParameters(): Json[] {
   });
 }
 
+const webhookHeaders = [
+  {
+    name: WebhookHeader.id,
+    in: 'header',
+    required: true,
+    description: `Message id (\`${WEBHOOK_MESSAGE_ID_PREFIX}…\`), the same in every attempt: deduplicate on it.`,
+    schema: { type: 'string', pattern: `^${WEBHOOK_MESSAGE_ID_PREFIX}` },
+  },
+  {
+    name: WebhookHeader.timestamp,
+    in: 'header',
+    required: true,
+    description:
+      'Unix seconds of this attempt. Refuse a delivery more than 5 minutes from your clock, either way.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: WebhookHeader.signature,
+    in: 'header',
+    required: true,
+    description: `Space-separated \`${WEBHOOK_SIGNATURE_VERSION},<base64>\` entries: HMAC-SHA256, keyed with the base64-decoded part of the endpoint's secret after \`${WEBHOOK_SECRET_PREFIX}\`, over \`<webhook-id>.<webhook-timestamp>.<raw body>\`. Accept the delivery when one entry matches (compare in constant time).`,
+    schema: { type: 'string' },
+  },
+];
+
+/**
+ * One `webhooks` entry per event type, read off the event union so a new event cannot be left
+ * out: the POST the service sends to a tenant's endpoint (contract §14).
+ */
+function webhookOperations(): Record<string, Json> {
+  const operations: Record<string, Json> = {};
+  for (const event of WebhookEventSchema.def.options) {
+    const [type] = event.def.shape.type.def.values;
+    const meta = docs.get(event);
+    if (type === undefined || meta?.id === undefined)
+      throw new Error('every webhook event has a type and an id');
+    operations[type] = {
+      post: {
+        tags: ['webhooks'],
+        // `referralCredited` for ReferralCreditedEvent: camelCase like the paths' operation ids.
+        operationId: meta.id.charAt(0).toLowerCase() + meta.id.slice(1).replace(/Event$/, ''),
+        summary: `\`${type}\``,
+        description: `${meta.description ?? ''} Sent with \`Content-Type: application/json\` to each endpoint of the tenant that takes this event type and waitlist.`,
+        parameters: webhookHeaders,
+        requestBody: { required: true, content: json(ref(meta.id)) },
+        responses: {
+          '2XX': { description: 'Received: any 2xx answer within 15 seconds ends the delivery.' },
+          default: {
+            description:
+              'Anything else, a timeout or a redirect (not followed) fails the attempt: retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then marked failed.',
+          },
+        },
+      },
+    };
+  }
+  return operations;
+}
+
 export function buildOpenApiDocument(): Json {
   const { schemas } = z.toJSONSchema(docs, {
     metadata: docs,
@@ -137,13 +205,17 @@ export function buildOpenApiDocument(): Json {
       title: 'Waitlist service',
       version: '1.0.0',
       description:
-        'Customer API (Bearer keys) and public subscribe endpoint of the waitlist service. Generated from @waitlistkit/protocol.',
+        'Customer API (Bearer keys) and public subscribe endpoint of the waitlist service, and the webhooks it sends. Generated from @waitlistkit/protocol.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '{base_url}', variables: { base_url: { default: 'http://localhost:8787' } } }],
     tags: [
       { name: 'customer', description: 'Authenticated customer API.' },
       { name: 'public', description: 'Unauthenticated public subscribe, behind anti-abuse gates.' },
+      {
+        name: 'webhooks',
+        description: "Signed POSTs the service sends to a tenant's endpoints (Standard Webhooks).",
+      },
     ],
     paths: {
       [apiPath]: {
@@ -287,6 +359,7 @@ export function buildOpenApiDocument(): Json {
         },
       },
     },
+    webhooks: webhookOperations(),
     components: {
       schemas: components,
       securitySchemes: {

@@ -59,6 +59,20 @@ export function describeIssue(issue: Issue): string {
         : `${where} must be at least ${issue.minimum}.`;
     case 'invalid_value':
       return `${where} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`;
+    case 'invalid_union': {
+      // A discriminated union (a webhook event's `type`, a 428's `gate`) reports a missing or
+      // unknown discriminator at the discriminator's own path, with the values it knows.
+      if ('options' in issue && issue.options !== undefined && issue.discriminator !== undefined) {
+        // The input is the whole object, there only when parsed with `reportInput`.
+        const input = issue.input;
+        if (typeof input === 'object' && input !== null) {
+          if ((input as Record<string, unknown>)[issue.discriminator] === undefined)
+            return `${where} is required.`;
+        }
+        return `${where} must be one of ${issue.options.map((v) => JSON.stringify(v)).join(', ')}.`;
+      }
+      return `${where} is invalid.`;
+    }
     case 'invalid_format':
       // Our own format checks carry a predicate ("must be …"); zod's defaults say nothing useful.
       return issue.message.startsWith('must ')

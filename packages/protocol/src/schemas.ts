@@ -11,6 +11,7 @@ import {
   LIMIT_MAX,
   QUERY_MAX_LENGTH,
   SUBSCRIBER_STATUSES,
+  WebhookEventType,
 } from './constants.js';
 import { POW_MAX_DIFFICULTY, POW_NONCE_MAX_LENGTH } from './pow.js';
 
@@ -256,3 +257,160 @@ export const PublicSubscribeBodySchema = doc(
   { id: 'PublicSubscribeBody' },
 );
 export type PublicSubscribeBody = z.infer<typeof PublicSubscribeBodySchema>;
+
+// ---------------------------------------------------------------- webhook events (§14)
+
+const rfc3339 = () => z.iso.datetime({ offset: true });
+
+const waitlistIdField = doc(z.string(), { description: 'Id of the waitlist (`wl_…`).' });
+
+export const WebhookSubscriberSchema = doc(z.extend(SubscriberSchema, { waitlist_id: waitlistIdField }), {
+  id: 'WebhookSubscriber',
+  description:
+    'The subscriber object of the API plus its `waitlist_id`, as it is after the change the event reports. Never holds a status token or a confirmation token.',
+});
+export type WebhookSubscriber = z.infer<typeof WebhookSubscriberSchema>;
+
+export const DeletedSubscriberSchema = doc(
+  z.object({
+    id: doc(z.string(), { description: 'Id the erased subscriber had.' }),
+    waitlist_id: waitlistIdField,
+  }),
+  {
+    id: 'DeletedSubscriber',
+    description: 'What is left of an erased subscriber: its id and waitlist, nothing personal.',
+  },
+);
+export type DeletedSubscriber = z.infer<typeof DeletedSubscriberSchema>;
+
+export const ReferralCreditSchema = doc(
+  z.object({
+    // No description of its own here: `doc` on the shared schema would overwrite WebhookSubscriber's.
+    referrer: WebhookSubscriberSchema,
+    subscriber_id: doc(z.string(), {
+      description:
+        'Id of the new subscriber whose sign-up (or, with confirmation on, confirmation) earned the credit.',
+    }),
+  }),
+  {
+    id: 'ReferralCredit',
+    description:
+      "`referrer`: the subscriber whose code was used, after the credit (its `referral_count` includes it), with its `waitlist_id`. `subscriber_id`: the referred subscriber, on the same waitlist (referrals never cross waitlists). The waitlist is `data.referrer.waitlist_id`; the other events' data have it at `data.waitlist_id`.",
+  },
+);
+export type ReferralCredit = z.infer<typeof ReferralCreditSchema>;
+
+/** A subscriber in the documentation's examples; the tests check that every example parses. */
+const exampleSubscriber = {
+  id: 'sub_8Kq2xY4mP1',
+  email: 'ada@example.com',
+  joined_at: '2026-03-01T09:30:00Z',
+  position: 42,
+  referral_code: 'K7M2QX',
+  referral_count: 0,
+  status: 'waiting',
+  admitted_at: null,
+  confirmed: true,
+  waitlist_id: 'wl_3Fj9',
+};
+
+/** One event schema: the common envelope with its own `type` and `data`. */
+function webhookEvent<T extends WebhookEventType, D extends z.ZodMiniType>(
+  type: T,
+  data: D,
+  meta: { id: string; description: string; example: { timestamp: string; data: unknown } },
+) {
+  return doc(
+    z.object({
+      type: z.literal(type),
+      timestamp: doc(rfc3339(), {
+        description:
+          'RFC 3339 time the change happened; the same in every attempt (`webhook-timestamp` is the time of the attempt).',
+      }),
+      data,
+    }),
+    { id: meta.id, description: meta.description, examples: [{ type, ...meta.example }] },
+  );
+}
+
+export const SubscriberCreatedEventSchema = webhookEvent(
+  WebhookEventType.subscriberCreated,
+  WebhookSubscriberSchema,
+  {
+    id: 'SubscriberCreatedEvent',
+    description: 'A fresh sign-up, through either endpoint. A re-sign-up of a known address sends nothing.',
+    example: { timestamp: '2026-03-01T09:30:00Z', data: exampleSubscriber },
+  },
+);
+export const SubscriberConfirmedEventSchema = webhookEvent(
+  WebhookEventType.subscriberConfirmed,
+  WebhookSubscriberSchema,
+  {
+    id: 'SubscriberConfirmedEvent',
+    description: 'The subscriber confirmed their email address (waitlists with `confirm_email` on).',
+    example: { timestamp: '2026-03-01T09:41:07Z', data: exampleSubscriber },
+  },
+);
+export const SubscriberAdmittedEventSchema = webhookEvent(
+  WebhookEventType.subscriberAdmitted,
+  WebhookSubscriberSchema,
+  {
+    id: 'SubscriberAdmittedEvent',
+    description: 'The subscriber was let in; one event per subscriber of an admission.',
+    example: {
+      timestamp: '2026-04-15T12:00:00Z',
+      data: { ...exampleSubscriber, position: null, status: 'admitted', admitted_at: '2026-04-15T12:00:00Z' },
+    },
+  },
+);
+export const SubscriberDeletedEventSchema = webhookEvent(
+  WebhookEventType.subscriberDeleted,
+  DeletedSubscriberSchema,
+  {
+    id: 'SubscriberDeletedEvent',
+    description: 'The subscriber was erased; `data` holds only its id and waitlist. Erase your copy too.',
+    example: {
+      timestamp: '2026-05-02T08:15:30Z',
+      data: { id: exampleSubscriber.id, waitlist_id: 'wl_3Fj9' },
+    },
+  },
+);
+export const ReferralCreditedEventSchema = webhookEvent(
+  WebhookEventType.referralCredited,
+  ReferralCreditSchema,
+  {
+    id: 'ReferralCreditedEvent',
+    description:
+      'A referral was credited: `data.referrer` after the credit, `data.subscriber_id` the referred subscriber.',
+    example: {
+      timestamp: '2026-03-02T17:04:11Z',
+      data: {
+        referrer: { ...exampleSubscriber, position: 37, referral_count: 1 },
+        subscriber_id: 'sub_Vb71nQ0zRt',
+      },
+    },
+  },
+);
+
+export const WebhookEventSchema = doc(
+  z.discriminatedUnion('type', [
+    SubscriberCreatedEventSchema,
+    SubscriberConfirmedEventSchema,
+    SubscriberAdmittedEventSchema,
+    SubscriberDeletedEventSchema,
+    ReferralCreditedEventSchema,
+  ]),
+  {
+    id: 'WebhookEvent',
+    description:
+      'Body of a webhook delivery, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`).',
+  },
+);
+export type WebhookEvent = z.infer<typeof WebhookEventSchema>;
+export type SubscriberCreatedEvent = z.infer<typeof SubscriberCreatedEventSchema>;
+export type SubscriberConfirmedEvent = z.infer<typeof SubscriberConfirmedEventSchema>;
+export type SubscriberAdmittedEvent = z.infer<typeof SubscriberAdmittedEventSchema>;
+export type SubscriberDeletedEvent = z.infer<typeof SubscriberDeletedEventSchema>;
+export type ReferralCreditedEvent = z.infer<typeof ReferralCreditedEventSchema>;
+/** The event of one type: `WebhookEventOf<'subscriber.admitted'>`. */
+export type WebhookEventOf<T extends WebhookEventType> = Extract<WebhookEvent, { type: T }>;

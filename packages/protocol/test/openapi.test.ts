@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
+import { WEBHOOK_EVENT_TYPES } from '../src/index.js';
 import { buildOpenApiDocument } from '../src/openapi.js';
 
 const checkedIn = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'));
@@ -49,5 +50,26 @@ describe('openapi.json', () => {
         }
       }
     }
+  });
+
+  it('describes the POST of every webhook event, with the Standard Webhooks headers', () => {
+    interface Operation {
+      parameters: { name: string; required: boolean }[];
+      requestBody: { content: Record<string, { schema: { $ref: string } }> };
+      responses: object;
+    }
+    const webhooks = checkedIn.webhooks as Record<string, { post: Operation }>;
+    expect(Object.keys(webhooks)).toEqual(WEBHOOK_EVENT_TYPES);
+    for (const [type, { post }] of Object.entries(webhooks)) {
+      const id = post.requestBody.content['application/json']?.schema.$ref.split('/').pop() ?? '';
+      expect(checkedIn.components.schemas[id].properties.type.const).toBe(type);
+      expect(post.parameters.map((p) => [p.name, p.required])).toEqual([
+        ['webhook-id', true],
+        ['webhook-timestamp', true],
+        ['webhook-signature', true],
+      ]);
+      expect(Object.keys(post.responses)).toEqual(['2XX', 'default']);
+    }
+    expect(checkedIn.components.schemas.WebhookEvent.oneOf).toHaveLength(WEBHOOK_EVENT_TYPES.length);
   });
 });

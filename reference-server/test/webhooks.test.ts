@@ -6,6 +6,8 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { webhooks } from '@waitlistkit/client';
+import { WebhookEventSchema } from '@waitlistkit/protocol';
 import { cli, type RunningServer, seedTenant, startServer, tempDir } from '@waitlistkit/testkit';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,6 +107,9 @@ describe('webhooks', () => {
         type: string;
         data: Record<string, unknown>;
       };
+      // And by our own client's helper, which also checks the body is an event of the contract.
+      const ours = webhooks.unwrap(got?.body as string, got?.headers as Record<string, string>, hook.secret);
+      expect(ours).toEqual(event);
       expect(got?.headers['content-type']).toBe('application/json');
       expect(got?.headers['webhook-id']).toMatch(/^msg_/);
       expect(event.type).toBe('subscriber.created');
@@ -225,7 +230,7 @@ describe('webhooks', () => {
         await h.cli(['subscriber', 'admit', '--operator', t.operatorId, '--waitlist', wl, '--count', '1']);
       }
       const [admitted] = await until('the admission event', () => r.received.length > 0 && r.received);
-      const body = JSON.parse(admitted?.body as string);
+      const body = WebhookEventSchema.parse(JSON.parse(admitted?.body as string));
       expect(body).toMatchObject({
         type: 'subscriber.admitted',
         data: { status: 'admitted', waitlist_id: t.waitlistId },
@@ -243,7 +248,10 @@ describe('webhooks', () => {
       const deleted = await until('the deletion event', () =>
         r.received.find((x) => x.body.includes('subscriber.deleted')),
       );
-      expect(JSON.parse(deleted.body).data).toEqual({ id: erased.deleted, waitlist_id: t.waitlistId });
+      expect(WebhookEventSchema.parse(JSON.parse(deleted.body)).data).toEqual({
+        id: erased.deleted,
+        waitlist_id: t.waitlistId,
+      });
       // Nothing of the other waitlist, and no sign-up events.
       expect(r.received.map((x) => JSON.parse(x.body).type)).toEqual([
         'subscriber.admitted',
@@ -303,7 +311,7 @@ describe('durability', () => {
     const seen = new Set<string>();
     const r = await receiver(async (x) => {
       seen.add(JSON.parse(x.body).data.email);
-      await new Promise((resolve) => setTimeout(resolve, 50)); // a slow receiver
+      await new Promise((resolve) => setTimeout(resolve, 20)); // a slow receiver
       return 200;
     });
     const dir = tempDir();
@@ -333,7 +341,7 @@ describe('durability', () => {
       await r.close();
       dir.cleanup();
     }
-  });
+  }, 120_000);
 });
 
 async function deliveriesUntil<T>(

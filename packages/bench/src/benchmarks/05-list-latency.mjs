@@ -345,17 +345,14 @@ export default {
         const admitMedian = median(admissions.times.admit);
         const admitSlowest = Math.max(...admissions.times.admit);
         const count = admissions.times.admit.length;
+        const admissionsOf = `${count} admission${count === 1 ? '' : 's'}`;
         const floorAdmitted = median(admittedPlain.healthz);
         const floorAdmittedBoosted = median(admittedBoosted.healthz);
         const qAdmitted = median(admittedPlain.q);
         const tenth = `${Math.round(ADMITTED_SHARE * 100)} % admitted`;
         rows.push(
           {
-            ...row(
-              `admit ${fmtInt(admitCount)}, p50 of ${count} admissions`,
-              admissions.times.admit,
-              admitFloor,
-            ),
+            ...row(`admit ${fmtInt(admitCount)}, p50 of ${admissionsOf}`, admissions.times.admit, admitFloor),
             goal: size === goalSize ? `admit ${fmtInt(admitCount)} < 1 s` : '',
             met: size === goalSize ? metCell(admitMedian < 1000) : '',
           },
@@ -406,7 +403,7 @@ export default {
         );
         const admitSeconds = admissions.times.admit.reduce((a, b) => a + b, 0) / 1000;
         notes.push(
-          `${fmtInt(size)}: admitted ${fmtInt(toAdmit)} in ${count} admissions of ${fmtInt(admitCount)}, ` +
+          `${fmtInt(size)}: admitted ${fmtInt(toAdmit)} in ${admissionsOf} of ${fmtInt(admitCount)}, ` +
             `${admitSeconds.toFixed(admitSeconds < 10 ? 2 : 1)} s in all; ` +
             `then q="${SEARCH_Q}" matches ${fmtInt(waitingMatches)} waiting and ` +
             `${fmtInt(seeded.searchMatches - waitingMatches)} admitted.`,
@@ -424,7 +421,7 @@ export default {
             `${n} timed requests per measurement (after 3 untimed), round-robin with /healthz on the same server ` +
             'as the baseline; value = median (p50), and p99. The ratio is p50 ÷ the /healthz p50 of the same rounds. ' +
             'Goals apply at 1M subscribers, on the p50. Then a tenth of the waitlist is admitted through ' +
-            `\`POST …/admissions {"count": ${fmtInt(admitCount)}}\` (contract §12), each admission timed and followed ` +
+            `\`POST …/admissions {"count": ${admitCount}}\` (contract §12), each admission timed and followed ` +
             'by one timed /healthz (their baseline), and the reads are measured again, round-robin as before, with ' +
             'the same goals: "10 % admitted" rows.',
           columns: [

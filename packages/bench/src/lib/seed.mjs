@@ -8,7 +8,9 @@
  * increasing, `email_norm` and `email_search` the lower-cased address, unique ids, status tokens
  * and referral codes from the protocol's alphabets, and referrals that add up: about 7 % of the
  * subscribers are referrers with 1–5 credited referrals, each credit a later subscriber whose
- * `referred_by` points at them, and `rank_key = seq − boost × referral_count`.
+ * `referred_by` points at them, and `rank_key = seq − boost × referral_count`. Everyone is seeded
+ * waiting (contract §12): `admitted_us` stays NULL, nobody is erased (no `erased_seqs`), and the
+ * waitlist's `admitted_count` and `erased_count` keep their 0; benchmarks admit through the API.
  */
 import { randomBytes } from 'node:crypto';
 import { BASE62_ALPHABET, IdPrefix, REFERRAL_CODE_ALPHABET } from '@waitlistkit/protocol';
@@ -158,7 +160,8 @@ export function seedSubscribers(dbPath, waitlistId, n, { boost = 0, referrerShar
       }
     })();
     db.pragma('journal_mode = WAL');
-    return { n, referrers, searchMatches: matches, lastJoinedUs: joinedUs };
+    // The last to join is never a referrer (credits go to later subscribers): always last in line.
+    return { n, referrers, searchMatches: matches, lastJoinedUs: joinedUs, lastId: ids[n - 1] };
   } finally {
     db.close();
   }
@@ -175,8 +178,9 @@ export function countSubscribers(dbPath, waitlistId) {
 }
 
 /**
- * Positions of `ids` by sorting the whole waitlist in SQL (contract §7's order), to check the
- * server's answers against: slow at 1M, fine up to 100k.
+ * Positions of `ids` by sorting the whole line in SQL (contract §7's order over the waiting
+ * subscribers only, §12: admitted ones have no position and are left out of the map), to check
+ * the server's answers against: slow at 1M, fine up to 100k.
  */
 export function positionsBySorting(dbPath, waitlistId, ids) {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
@@ -186,7 +190,7 @@ export function positionsBySorting(dbPath, waitlistId, ids) {
     const rows = db
       .prepare(
         `SELECT id, row_number() OVER (ORDER BY rank_key, referral_count DESC, seq) AS position
-           FROM subscribers WHERE waitlist_id = ?`,
+           FROM subscribers WHERE waitlist_id = ? AND admitted_us IS NULL`,
       )
       .iterate(waitlistId);
     for (const row of rows) if (wanted.has(row.id)) out.set(row.id, row.position);

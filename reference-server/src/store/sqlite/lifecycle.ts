@@ -9,6 +9,16 @@ import { forgetAnswersNaming } from './idempotency.js';
 import { subscribersByIds } from './line.js';
 import { forgetDeliveriesNaming } from './outbox.js';
 
+const ORDER = 'ORDER BY rank_key, referral_count DESC, seq';
+
+/**
+ * The waiting among these ids, in line order (parameters: the waitlist, the ids as a JSON array).
+ * `+waitlist_id`, as in line.ts's SUBSCRIBERS_BY_IDS: looked up by primary key and sorted, not
+ * found by walking the waitlist's whole line in order.
+ */
+export const WAITING_BY_IDS = `SELECT id FROM subscribers
+  WHERE +waitlist_id = ? AND admitted_us IS NULL AND id IN (SELECT value FROM json_each(?)) ${ORDER}`;
+
 /** Admits the first `count` waiting subscribers by position, or the waiting ones among `subscriberIds`. */
 export async function admit(
   db: Connection,
@@ -17,19 +27,14 @@ export async function admit(
   admission: Admission,
   nowUs: number,
 ): Promise<ListedSubscriber[]> {
-  const order = 'ORDER BY rank_key, referral_count DESC, seq';
   const chosen =
     'count' in admission
       ? await db.all<{ id: string }>(
           `SELECT id FROM subscribers INDEXED BY subscribers_line
-            WHERE waitlist_id = ? AND admitted_us IS NULL ${order} LIMIT ?`,
+            WHERE waitlist_id = ? AND admitted_us IS NULL ${ORDER} LIMIT ?`,
           [waitlistId, admission.count],
         )
-      : await db.all<{ id: string }>(
-          `SELECT id FROM subscribers
-            WHERE waitlist_id = ? AND admitted_us IS NULL AND id IN (SELECT value FROM json_each(?)) ${order}`,
-          [waitlistId, JSON.stringify(admission.subscriberIds)],
-        );
+      : await db.all<{ id: string }>(WAITING_BY_IDS, [waitlistId, JSON.stringify(admission.subscriberIds)]);
   if (chosen.length === 0) return [];
   const ids = chosen.map((r) => r.id);
   // Admission times strictly increase, in line order: "newest admission first" is well defined.

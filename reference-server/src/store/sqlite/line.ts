@@ -300,6 +300,16 @@ export async function findByStatusToken(db: Connection, token: string): Promise<
   };
 }
 
+/**
+ * Rows of a waitlist by id (parameters: the waitlist, the ids as a JSON array). The unary plus in
+ * `+waitlist_id` keeps the planner off the indexes that start with the waitlist: without
+ * statistics it takes `waitlist_id = ?` for a handful of rows and walks the whole waitlist,
+ * testing each row against the list (about a second at 1M rows), where looking the ids up by
+ * primary key reads only their rows (a few ms for 1,000).
+ */
+export const SUBSCRIBERS_BY_IDS = `SELECT ${COLUMNS} FROM subscribers
+  WHERE +waitlist_id = ? AND id IN (SELECT value FROM json_each(?))`;
+
 /** These subscribers of the waitlist, in the order given (missing ids left out). */
 export async function subscribersByIds(
   db: Connection,
@@ -307,11 +317,7 @@ export async function subscribersByIds(
   settings: WaitlistSettings,
   ids: readonly string[],
 ): Promise<ListedSubscriber[]> {
-  const rows = await db.all<Row>(
-    `SELECT ${COLUMNS} FROM subscribers
-      WHERE waitlist_id = ? AND id IN (SELECT value FROM json_each(?))`,
-    [waitlistId, JSON.stringify(ids)],
-  );
+  const rows = await db.all<Row>(SUBSCRIBERS_BY_IDS, [waitlistId, JSON.stringify(ids)]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const present = ids.map((id) => byId.get(id)).filter((r): r is Row => r !== undefined);
   const waiting = present.filter((r) => r.admitted_us === null);

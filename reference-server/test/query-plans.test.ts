@@ -1,0 +1,37 @@
+/**
+ * Query plans that the sizes of BENCHMARKS.md item 5 depend on, read with EXPLAIN QUERY PLAN on
+ * the migrated schema: a statement that finds rows by a list of ids looks them up by primary key,
+ * and never walks a whole waitlist through an index that starts with waitlist_id (at 1M
+ * subscribers that walk made an admission of 1,000 take most of a second).
+ */
+import { tempDir } from '@waitlistkit/testkit';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/store/sqlite/database.js';
+import { WAITING_BY_IDS } from '../src/store/sqlite/lifecycle.js';
+import { SUBSCRIBERS_BY_IDS } from '../src/store/sqlite/line.js';
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+
+async function plan(sql: string, params: unknown[]): Promise<string[]> {
+  const db = await openDatabase(tmp.db);
+  try {
+    const rows = await db.reader.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params);
+    return rows.map((r) => r.detail);
+  } finally {
+    await db.close();
+  }
+}
+
+describe('statements by a list of ids', () => {
+  for (const [name, sql] of [
+    ['subscribersByIds (the answer of an admission)', SUBSCRIBERS_BY_IDS],
+    ['the waiting among subscriber_ids (an admission by ids)', WAITING_BY_IDS],
+  ] as const) {
+    it(`${name}: by primary key, not through the waitlist`, async () => {
+      const details = await plan(sql, ['wl_1', '["sub_1","sub_2"]']);
+      expect(details.some((d) => /INDEX sqlite_autoindex_subscribers_1 \(id=\?\)/.test(d))).toBe(true);
+      expect(details.filter((d) => d.includes('waitlist_id=?') || /SCAN subscribers/.test(d))).toEqual([]);
+    });
+  }
+});

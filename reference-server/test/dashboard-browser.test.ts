@@ -9,10 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { axeViolations, chromiumMissing, launchBrowser, type Tenant } from '@waitlistkit/testkit';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCreate, apiList, type Harness, harness } from './helpers.js';
+import { addOperator, apiCreate, apiList, type Harness, harness, PASSWORD } from './helpers.js';
 
 const SHOTS = new URL('../test-results/screenshots/', import.meta.url).pathname;
-const PASSWORD = 'correct horse battery';
 
 let h: Harness;
 let browser: Browser;
@@ -141,19 +140,7 @@ describe.skipIf(chromiumMissing)('dashboard in Chromium', () => {
   });
 
   it('a member sees the keys but has nothing to create or revoke them with', async () => {
-    const email = `member-${t.tenantId}@test.example`;
-    await h.cli([
-      'operator',
-      'create',
-      '--tenant',
-      t.tenantId,
-      '--email',
-      email,
-      '--role',
-      'member',
-      '--password',
-      PASSWORD,
-    ]);
+    const email = await addOperator(h, t.tenantId, 'member', `member-${t.tenantId}@test.example`);
     const { context, page } = await signedIn(email);
     await page.getByRole('link', { name: 'API keys' }).click();
     expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);

@@ -3,6 +3,7 @@ import type { Tenant } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection } from '../src/store/sqlite/connection.js';
 import {
+  addOperator,
   apiCreate,
   apiList,
   Browser,
@@ -19,22 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-async function operator(t: Tenant, role: 'admin' | 'member') {
-  const email = `${role}-${Math.random().toString(36).slice(2)}@team.example`;
-  await h.cli([
-    'operator',
-    'create',
-    '--tenant',
-    t.tenantId,
-    '--email',
-    email,
-    '--role',
-    role,
-    '--password',
-    PASSWORD,
-  ]);
-  return email;
-}
+const operator = (t: Tenant, role: 'admin' | 'member') => addOperator(h, t.tenantId, role);
 
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { axeViolations, chromiumMissing, launchBrowser, type Tenant } from '@waitlistkit/testkit';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, harness, ORIGIN, PASSWORD, publicPost } from './helpers.js';
+import { addOperator, type Harness, harness, ORIGIN, PASSWORD, publicPost } from './helpers.js';
 
 const SHOTS = new URL('../test-results/screenshots/', import.meta.url).pathname;
 
@@ -135,19 +135,7 @@ describe.skipIf(chromiumMissing)('subscriber lifecycle in the dashboard, in Chro
   });
 
   it('a member sees the same facts with no admit or erase controls', async () => {
-    const email = `member-${t.tenantId}@test.example`;
-    await h.cli([
-      'operator',
-      'create',
-      '--tenant',
-      t.tenantId,
-      '--email',
-      email,
-      '--role',
-      'member',
-      '--password',
-      PASSWORD,
-    ]);
+    const email = await addOperator(h, t.tenantId, 'member', `member-${t.tenantId}@test.example`);
     const { context, page } = await signedIn(email);
     await page.goto(`${h.server.url}/dashboard/waitlists/${t.waitlistId}/subscribers`);
     expect(await page.getByRole('button', { name: 'Admit' }).count()).toBe(0);

@@ -63,8 +63,30 @@ export async function errorOf(res: Response): Promise<{ code: string; message: s
   return body.error;
 }
 
-/** The password `seedTenant` gives its admin. */
+/** The password `seedTenant` gives its admin, and `addOperator` its operators. */
 export const PASSWORD = 'correct horse battery';
+
+/** Another operator of the tenant, through the command line; resolves to its sign-in email. */
+export async function addOperator(
+  h: Pick<Harness, 'cli'>,
+  tenantId: string,
+  role: 'admin' | 'member',
+  email = `${role}-${Math.random().toString(36).slice(2)}@team.example`,
+): Promise<string> {
+  await h.cli([
+    'operator',
+    'create',
+    '--tenant',
+    tenantId,
+    '--email',
+    email,
+    '--role',
+    role,
+    '--password',
+    PASSWORD,
+  ]);
+  return email;
+}
 
 /** A browser-like session: cookies kept, Origin sent on posts, redirects not followed. */
 export class Browser {

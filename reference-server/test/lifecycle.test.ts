@@ -13,7 +13,7 @@ import {
 } from '@waitlistkit/protocol';
 import type { Tenant } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { positionsBySorting, type Ranked } from '../src/domain/positions.js';
+import { positionsBySorting } from '../src/domain/positions.js';
 import { apiCreate, apiList, errorOf, type Harness, harness, ORIGIN, publicPost } from './helpers.js';
 
 let h: Harness;

@@ -1,13 +1,12 @@
 import { generateReferralCode, normalizeReferralCode } from '@waitlistkit/protocol';
 import { newId, newMessageId, newStatusToken } from '../../domain/ids.js';
-import type { ListedSubscriber, ListPage, SignupResult, StatusView } from '../../domain/records.js';
+import type { SignupResult } from '../../domain/records.js';
 import { creditFor } from '../../domain/referrals.js';
 import { searchText } from '../../domain/search.js';
 import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
 import type { Connection } from './connection.js';
 import { isConstraint } from './connection.js';
 import { addEvent } from './outbox.js';
-import { isoFromMicros } from './time.js';
 
 interface Facts {
   existing: string | null;

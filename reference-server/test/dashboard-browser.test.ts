@@ -3,40 +3,24 @@
  * view, and an attacker's page. Every page is checked with axe-core; screenshots of the main
  * pages are written to test-results/screenshots for review.
  */
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { axeViolations, chromiumMissing, launchBrowser, type Tenant } from '@waitlistkit/testkit';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromiumMissing, launchBrowser, type Tenant } from '@waitlistkit/testkit';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addOperator, apiCreate, apiList, type Harness, harness, PASSWORD } from './helpers.js';
-
-const SHOTS = new URL('../test-results/screenshots/', import.meta.url).pathname;
+import { checkPage, signedIn as signIn } from './browser-helpers.js';
+import { addOperator, apiCreate, apiList, type Harness, harness } from './helpers.js';
 
 let h: Harness;
 let browser: Browser;
 let t: Tenant;
 
-async function signedIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1200, height: 900 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.server.url });
-  const page = await context.newPage();
-  await page.goto(`${h.server.url}/dashboard`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL('**/dashboard/waitlists');
-  return { context, page };
-}
+const signedIn = (email: string) => signIn(browser, h.server.url, email);
 
-async function check(page: Page, shot?: string) {
-  expect(await axeViolations(page)).toEqual([]);
-  if (shot) await page.screenshot({ path: `${SHOTS}${shot}.png`, fullPage: true });
-}
+const check = checkPage;
 
 describe.skipIf(chromiumMissing)('dashboard in Chromium', () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     h = await harness();
     t = await h.tenant();
     browser = await launchBrowser();

@@ -4,40 +4,25 @@
  * confirmation step; a member sees the same facts with no controls. Every page is checked with
  * axe-core; screenshots go to test-results/screenshots for review.
  */
-import { mkdirSync } from 'node:fs';
-import { axeViolations, chromiumMissing, launchBrowser, type Tenant } from '@waitlistkit/testkit';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromiumMissing, launchBrowser, type Tenant } from '@waitlistkit/testkit';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addOperator, type Harness, harness, ORIGIN, PASSWORD, publicPost } from './helpers.js';
-
-const SHOTS = new URL('../test-results/screenshots/', import.meta.url).pathname;
+import { checkPage, signedIn as signIn } from './browser-helpers.js';
+import { addOperator, type Harness, harness, ORIGIN, publicPost } from './helpers.js';
 
 let h: Harness;
 let browser: Browser;
 let t: Tenant;
 
-async function signedIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(`${h.server.url}/dashboard`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL('**/dashboard/waitlists');
-  return { context, page };
-}
+const signedIn = (email: string) => signIn(browser, h.server.url, email);
 
-async function check(page: Page, shot: string) {
-  expect(await axeViolations(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}${shot}.png`, fullPage: true });
-}
+const check = checkPage;
 
 const rowEmails = (page: Page) => page.locator('tbody tr td:nth-child(2)').allTextContents();
 const caption = (page: Page) => page.locator('main table caption').first().textContent();
 
 describe.skipIf(chromiumMissing)('subscriber lifecycle in the dashboard, in Chromium', () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     h = await harness();
     t = await h.tenant({ waitlist: ['--origins', ORIGIN, '--referrals', 'on', '--ip-limit', '1000'] });
     // Twelve people; p0 refers p3 and p4, p1 refers p5.

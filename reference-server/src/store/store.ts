@@ -68,18 +68,38 @@ export interface Waitlists {
   ): Promise<Waitlist>;
 }
 
+/** The inputs of the repositories' inserts, named once for the interface and its adapters. */
+export interface NewKey {
+  tenantId: string;
+  name: string;
+  prefix: string;
+  hash: string;
+  scopes: readonly Scope[];
+  createdBy: string;
+}
+
+export interface NewEndpoint {
+  id: string;
+  tenantId: string;
+  url: string;
+  secret: string;
+  events: readonly string[];
+  waitlistId: string | null;
+  createdBy: string;
+}
+
+/** An event for the outbox; `data` left out means "read the subject when it is sent". */
+export interface NewEvent {
+  messageId: string;
+  tenantId: string;
+  waitlistId: string;
+  type: string;
+  subjectId: string;
+  data?: object;
+}
+
 export interface Keys {
-  insert(
-    fields: {
-      tenantId: string;
-      name: string;
-      prefix: string;
-      hash: string;
-      scopes: readonly Scope[];
-      createdBy: string;
-    },
-    now: number,
-  ): Promise<ApiKey>;
+  insert(fields: NewKey, now: number): Promise<ApiKey>;
   get(id: string): Promise<ApiKey | undefined>;
   list(tenantId: string): Promise<ApiKey[]>;
   revoke(id: string, operatorId: string, now: number): Promise<void>;
@@ -201,18 +221,7 @@ export interface DeliveryRow {
 }
 
 export interface WebhookEndpoints {
-  insert(
-    fields: {
-      id: string;
-      tenantId: string;
-      url: string;
-      secret: string;
-      events: readonly string[];
-      waitlistId: string | null;
-      createdBy: string;
-    },
-    now: number,
-  ): Promise<WebhookEndpoint>;
+  insert(fields: NewEndpoint, now: number): Promise<WebhookEndpoint>;
   get(id: string): Promise<WebhookEndpoint | undefined>;
   /** The live endpoints of these tenants. */
   live(tenantIds: readonly string[]): Promise<WebhookEndpoint[]>;
@@ -226,17 +235,7 @@ export interface WebhookEndpoints {
  * themselves, in the same write, when the tenant has a live endpoint; `add` does it for the rest.
  */
 export interface Outbox {
-  add(
-    event: {
-      messageId: string;
-      tenantId: string;
-      waitlistId: string;
-      type: string;
-      subjectId: string;
-      data?: object;
-    },
-    now: number,
-  ): Promise<void>;
+  add(event: NewEvent, now: number): Promise<void>;
   /** Events not yet made into deliveries, oldest first: the write that takes them owns them. */
   takeEvents(limit: number): Promise<StoredEvent[]>;
   /** Writes the deliveries and marks the events they came from (`dispatched`) as done. */

@@ -1,6 +1,7 @@
 import type { Scope } from '@waitlistkit/protocol';
 import { newId } from '../../domain/ids.js';
 import type { ApiKey, KeyGrant } from '../../domain/records.js';
+import type { NewKey } from '../store.js';
 import type { Connection } from './connection.js';
 import { isoNow } from './time.js';
 
@@ -13,18 +14,7 @@ const COLUMNS =
 
 const fromRow = (row: Row): ApiKey => ({ ...row, scopes: JSON.parse(row.scopes) as Scope[] });
 
-export async function insertKey(
-  db: Connection,
-  fields: {
-    tenantId: string;
-    name: string;
-    prefix: string;
-    hash: string;
-    scopes: readonly Scope[];
-    createdBy: string;
-  },
-  now: number,
-): Promise<ApiKey> {
+export async function insertKey(db: Connection, fields: NewKey, now: number): Promise<ApiKey> {
   const key: ApiKey = {
     id: newId('key'),
     tenant_id: fields.tenantId,

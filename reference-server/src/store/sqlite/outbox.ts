@@ -4,22 +4,11 @@
  * one worker at a time through a lease: the worker that claimed it holds it until the lease
  * ends, so several servers on one store make each attempt once.
  */
-import type { ClaimedDelivery, DeliveryRow, NewDelivery, StoredEvent } from '../store.js';
+import type { ClaimedDelivery, DeliveryRow, NewDelivery, NewEvent, StoredEvent } from '../store.js';
 import type { Connection } from './connection.js';
 import { isoNow } from './time.js';
 
-export async function addEvent(
-  db: Connection,
-  event: {
-    messageId: string;
-    tenantId: string;
-    waitlistId: string;
-    type: string;
-    subjectId: string;
-    data?: object;
-  },
-  now: number,
-): Promise<void> {
+export async function addEvent(db: Connection, event: NewEvent, now: number): Promise<void> {
   await db.run(
     `INSERT INTO events (message_id, tenant_id, waitlist_id, type, subject_id, data, at)
      SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (

@@ -1,4 +1,5 @@
 import type { WebhookEndpoint } from '../../domain/records.js';
+import type { NewEndpoint } from '../store.js';
 import type { Connection } from './connection.js';
 import { isoNow } from './time.js';
 
@@ -11,15 +12,7 @@ const fromRow = (row: Row): WebhookEndpoint => ({ ...row, events: JSON.parse(row
 
 export async function insertEndpoint(
   db: Connection,
-  fields: {
-    id: string;
-    tenantId: string;
-    url: string;
-    secret: string;
-    events: readonly string[];
-    waitlistId: string | null;
-    createdBy: string;
-  },
+  fields: NewEndpoint,
   now: number,
 ): Promise<WebhookEndpoint> {
   const endpoint: WebhookEndpoint = {

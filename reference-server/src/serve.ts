@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { KEY_RATE_LIMIT_DEFAULT } from '@waitlistkit/protocol';
 import { systemClock } from './adapters/clock.js';
 import { createLogger, type LogLevel } from './adapters/logger.js';
+import { checkSmtpUrl, smtpMailer } from './adapters/mailer.js';
 import { MxChecker, parseDnsServers } from './adapters/mx.js';
 import { webhookSender } from './adapters/webhook-sender.js';
 import { seedDemo } from './app/demo.js';
@@ -60,6 +61,28 @@ function envUrl(env: Record<string, string | undefined>, name: string): string |
   throw new DomainError('usage_error', `${name} must be an http(s) URL, not ${JSON.stringify(raw)}.`);
 }
 
+/**
+ * Where mail goes (contract §15). Without WAITLIST_SMTP_URL the server still runs: confirmation
+ * mail then waits in the outbox, counted in the log, until a server with SMTP sends it; a URL
+ * that cannot work, or one without a sender, is refused before anything starts.
+ */
+function mailSettings(env: Record<string, string | undefined>): { url: string; from: string } | undefined {
+  const url = env.WAITLIST_SMTP_URL;
+  if (url === undefined || url === '') return undefined;
+  const problem = checkSmtpUrl(url);
+  if (problem) throw new DomainError('usage_error', problem);
+  const from = env.WAITLIST_MAIL_FROM?.trim() ?? '';
+  if (!/^[^\s@<>]+@[^\s@<>]+$|^[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>$/.test(from)) {
+    throw new DomainError(
+      'usage_error',
+      from === ''
+        ? 'WAITLIST_MAIL_FROM is required with WAITLIST_SMTP_URL: the address confirmation mail comes from, e.g. "Acme <waitlist@acme.example>".'
+        : `WAITLIST_MAIL_FROM must be an address like waitlist@acme.example or "Acme <waitlist@acme.example>", not ${JSON.stringify(from)}.`,
+    );
+  }
+  return { url, from };
+}
+
 function logLevel(raw: string | undefined): LogLevel {
   if (raw === undefined || raw === '') return 'requests';
   if (raw === 'requests' || raw === 'quiet') return raw;
@@ -98,6 +121,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   } catch (error) {
     throw new DomainError('usage_error', (error as Error).message);
   }
+  const mail = mailSettings(env);
   const stop = options.stopSignal ?? signals();
 
   const store = await openStore(options.db);
@@ -105,17 +129,16 @@ export async function serve(options: ServeOptions): Promise<void> {
   const mx = new MxChecker(parseDnsServers(env.WAITLIST_DNS_SERVERS), (domain, code) =>
     log.info('mx check inconclusive, signup let through', { domain, code }),
   );
-  const config = { baseUrl: '', appUrl: '', trustProxy: options.trustProxy, keyRateLimit };
+  const config = {
+    baseUrl: '',
+    appUrl: '',
+    trustProxy: options.trustProxy,
+    keyRateLimit,
+    sendsMail: mail !== undefined,
+  };
   const container = createContainer(
     { store, clock: systemClock, secret, config, log, mx },
     webhookPolicy(env),
-  );
-  const outbox = new OutboxWorker(
-    { store, clock: systemClock, log },
-    webhookSender(webhookPolicy(env).allowPrivate),
-    {
-      schedule,
-    },
   );
 
   let demoWaitlistId: string | undefined;
@@ -139,11 +162,25 @@ export async function serve(options: ServeOptions): Promise<void> {
     if (demo.created) options.stdout(demo.announcement);
   }
 
+  const mailer = mail && smtpMailer(mail.url);
+  const outbox = new OutboxWorker(
+    { store, clock: systemClock, log },
+    {
+      webhook: webhookSender(webhookPolicy(env).allowPrivate),
+      mail: mailer && mail ? { mailer, from: mail.from, appUrl: config.appUrl } : undefined,
+    },
+    { schedule },
+  );
   const sweeper = setInterval(() => sweep(container), 60_000);
   outbox.start();
   sweeper.unref();
 
-  log.info('listening', { url: config.baseUrl, port: address.port, app_url: config.appUrl });
+  log.info('listening', {
+    url: config.baseUrl,
+    port: address.port,
+    app_url: config.appUrl,
+    mail: mail ? 'smtp' : 'none: confirmation mail waits in the outbox',
+  });
 
   await stop;
   log.info('stopping');
@@ -155,6 +192,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     setTimeout(() => server.closeAllConnections(), 10_000).unref();
   });
   await outbox.stop();
+  mailer?.close();
   mx.cancel();
   await store.close();
   log.info('stopped');

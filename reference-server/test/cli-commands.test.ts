@@ -110,6 +110,7 @@ describe('commands print exactly the shapes of operations.md', () => {
       disposable_domains: [],
       geo_allow: [],
       geo_deny: ['RU', 'KP'],
+      confirm_email: false,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

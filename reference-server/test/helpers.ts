@@ -143,3 +143,18 @@ export class Browser {
     return this.post('/dashboard/sign-in', { email, password, _csrf: Browser.csrf(page.html) });
   }
 }
+
+/** Waits for a condition the server brings about in its own time (the worker polls every 100 ms). */
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -216,7 +216,7 @@ describe('expiry, with a controllable clock', () => {
         store,
         clock,
         secret: 'test-secret-0123456789',
-        config: { baseUrl: '', appUrl: '', trustProxy: false, keyRateLimit: 1000 },
+        config: { baseUrl: '', appUrl: '', trustProxy: false, keyRateLimit: 1000, sendsMail: false },
         log,
         mx: { check: async () => 'accepts' } as never,
         ...throttles(1000),

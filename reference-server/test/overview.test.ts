@@ -40,7 +40,10 @@ afterAll(async () => {
 async function signUp(email: string, at: string, referralCode?: string): Promise<SignupRow> {
   now = Date.parse(at);
   const result = await store.write((tx) =>
-    tx.subscribers.signUp({ waitlistId: waitlist.id, email, emailNorm: email, referralCode }, now * 1000),
+    tx.subscribers.signUp(
+      { waitlistId: waitlist.id, email, emailNorm: email, referralCode, confirm: false },
+      now * 1000,
+    ),
   );
   if (result.outcome === 'waitlist_gone') throw new Error('waitlist gone');
   return result.subscriber;

@@ -103,7 +103,7 @@ describe('CORS (contract §9)', () => {
     for (const res of answers) {
       expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
       expect(res.headers.get('vary')).toBe('Origin');
-      expect(res.headers.get('access-control-expose-headers')).toBe('Retry-After');
+      expect(res.headers.get('access-control-expose-headers')).toBe('Retry-After, Waitlist-Confirm-Email');
     }
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/store/sqlite/database.js';
 import { WAITING_BY_IDS } from '../src/store/sqlite/lifecycle.js';
 import { SUBSCRIBERS_BY_IDS } from '../src/store/sqlite/line.js';
+import { CLAIM_DELIVERIES } from '../src/store/sqlite/outbox.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -34,4 +35,12 @@ describe('statements by a list of ids', () => {
       expect(details.filter((d) => d.includes('waitlist_id=?') || /SCAN subscribers/.test(d))).toEqual([]);
     });
   }
+});
+
+describe('the outbox claim', () => {
+  it('reads the first due deliveries of each live destination by index, never the whole backlog', async () => {
+    const details = await plan(CLAIM_DELIVERIES, [0, 1000, 32, '[]', 4]);
+    expect(details.some((d) => d.includes('USING INDEX deliveries_pending'))).toBe(true);
+    expect(details.filter((d) => /SCAN d\b|SCAN deliveries\b/.test(d))).toEqual([]);
+  });
 });

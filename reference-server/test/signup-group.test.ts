@@ -74,12 +74,15 @@ interface Row {
   email_search: string;
   seq: number;
   joined_us: number;
+  pending: number;
+  mails: number;
 }
 
 function rows(db: Database, ids: readonly string[]): Promise<Row[]> {
   return db.reader.all<Row>(
-    `SELECT waitlist_id, email, email_norm, email_search, seq, joined_us FROM subscribers
-      WHERE waitlist_id IN (${ids.map(() => '?').join(', ')}) ORDER BY waitlist_id, seq`,
+    `SELECT waitlist_id, email, email_norm, email_search, seq, joined_us, confirm_token IS NOT NULL AS pending,
+            (SELECT count(*) FROM deliveries d WHERE d.channel = 'mail' AND d.body ->> 'subscriber_id' = subscribers.id) AS mails
+       FROM subscribers WHERE waitlist_id IN (${ids.map(() => '?').join(', ')}) ORDER BY waitlist_id, seq`,
     ids,
   );
 }
@@ -110,12 +113,14 @@ describe('a group of fresh sign-ups', () => {
         async (batch, before) => {
           const ids = await waitlists(3);
           // Upper case beyond ASCII too: the group must store the search text a single write does.
+          // The third waitlist confirms emails: each new row there has a token and one mail queued.
           const input = ([w, e, upper]: [number, number, boolean?]): FreshSignup => {
             const email = `user${e}@${DOMAINS[e % DOMAINS.length]}`;
             return {
               waitlistId: ids[w] as string,
               email: upper ? email.toUpperCase() : email,
               emailNorm: email.toLowerCase(),
+              confirm: w === 2,
             };
           };
           // Some emails are already on the waitlists before the group arrives.
@@ -138,7 +143,10 @@ describe('a group of fresh sign-ups', () => {
           expect(shape(together, inputs)).toEqual(shape(apart, inputs));
           const [a, b] = [await rows(grouped, ids), await rows(oneByOne, ids)];
           expect(a.map(({ joined_us: _, ...r }) => r)).toEqual(b.map(({ joined_us: _, ...r }) => r));
-          for (const r of a) expect(r.email_search).toBe(searchText(r.email));
+          for (const r of a) {
+            expect(r.email_search).toBe(searchText(r.email));
+            expect([r.pending, r.mails]).toEqual(r.waitlist_id === ids[2] ? [1, 1] : [0, 0]);
+          }
           // Join times strictly increase with seq within each waitlist, and none is before `now`
           // for the group's rows.
           for (const [i, r] of a.entries()) {
@@ -164,8 +172,13 @@ describe('a group of fresh sign-ups', () => {
     const [id] = await waitlists(2);
     const odd = 'odd\ud800@example.com';
     const inputs: FreshSignup[] = [
-      { waitlistId: id as string, email: 'plain@example.com', emailNorm: 'plain@example.com' },
-      { waitlistId: id as string, email: odd, emailNorm: odd },
+      {
+        waitlistId: id as string,
+        email: 'plain@example.com',
+        emailNorm: 'plain@example.com',
+        confirm: false,
+      },
+      { waitlistId: id as string, email: odd, emailNorm: odd, confirm: false },
     ];
     const results = await grouped.writer.submit((tx) => insertOrMatchMany(tx, inputs, 5));
     expect(results.map((r) => r.outcome)).toEqual(['created', 'created']);

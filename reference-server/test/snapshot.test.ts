@@ -37,7 +37,13 @@ async function waitlistWithReferrers(): Promise<{ id: string; tokens: string[] }
     const result = await db.writer.submit((tx) =>
       insertOrMatchSubscriber(
         tx,
-        { waitlistId: waitlist.id, email: `p${i}@example.com`, emailNorm: `p${i}@example.com`, referralCode },
+        {
+          waitlistId: waitlist.id,
+          email: `p${i}@example.com`,
+          emailNorm: `p${i}@example.com`,
+          referralCode,
+          confirm: false,
+        },
         1_000 + i,
       ),
     );

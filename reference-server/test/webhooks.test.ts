@@ -11,7 +11,7 @@ import { WebhookEventSchema } from '@waitlistkit/protocol';
 import { cli, type RunningServer, seedTenant, startServer, tempDir } from '@waitlistkit/testkit';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, harness, ORIGIN, publicPost, SECRET } from './helpers.js';
+import { type Harness, harness, ORIGIN, publicPost, SECRET, until } from './helpers.js';
 
 interface Received {
   path: string;
@@ -48,17 +48,6 @@ async function receiver(answer: (r: Received) => Promise<Reply> | Reply) {
         server.close(() => resolve());
       }),
   };
-}
-
-/** Waits for a condition the server brings about in its own time (the worker polls every 100 ms). */
-async function until<T>(what: string, check: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 const ENV = { WAITLIST_WEBHOOK_ALLOW_PRIVATE: '1', WAITLIST_WEBHOOK_RETRY_SCHEDULE: '0,0,0' };

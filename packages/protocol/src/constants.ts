@@ -84,6 +84,8 @@ export const Header = {
   idempotencyKey: 'Idempotency-Key',
   idempotentReplayed: 'Idempotent-Replayed',
   requestId: 'Request-Id',
+  /** `on` on a public 202 when the waitlist confirms emails (contract §15): "check your inbox". */
+  confirmEmail: 'Waitlist-Confirm-Email',
 } as const;
 
 /** `Idempotency-Key`: 1..255 printable ASCII characters (contract §13). */

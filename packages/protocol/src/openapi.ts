@@ -325,7 +325,13 @@ export function buildOpenApiDocument(): Json {
           responses: {
             '202': response(
               'Accepted: created, or matched to the existing subscriber of that email.',
-              {},
+              {
+                [Header.confirmEmail]: {
+                  description:
+                    '`on` when the waitlist confirms email addresses (contract §15): a confirmation mail is on its way, so a form should say "check your inbox". It describes the waitlist, not the address, and is absent otherwise.',
+                  schema: { type: 'string', enum: ['on'] },
+                },
+              },
               json(ref('AcceptedSignup')),
             ),
             '400': errorResponse('`invalid_email` or `invalid_request`.'),

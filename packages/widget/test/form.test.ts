@@ -134,12 +134,22 @@ describe('the form', () => {
         type: 'waitlist:success',
         detail: {
           waitlistId: WAITLIST_ID,
+          confirmEmail: false,
           referralCode: 'K7M2QX',
           shareUrl: 'https://site.example/launch?utm=x&ref=K7M2QX',
           statusUrl: 'https://app.waitlist.test/s/tok_status',
         },
       },
     ]);
+  });
+
+  it('asks the visitor to check their inbox when the waitlist confirms addresses', async () => {
+    const events = listen();
+    start({ confirmEmail: true });
+    submit();
+    await vi.waitFor(() => expect(status()).toBe(en.confirm));
+    expect(en.confirm).toContain('Check your inbox');
+    expect(events[0]?.detail).toMatchObject({ confirmEmail: true });
   });
 
   it('without referrals: no share link and no status link, focus on the message', async () => {

@@ -57,10 +57,16 @@ describe('subscribe: the 428 loop', () => {
       status_token: 'tok_status',
       referral_code: 'K7M2QX',
       status_url: 'https://app.waitlist.test/s/tok_status',
+      confirmEmail: false,
     });
     expect(requests.map((r) => r.body)).toEqual([{ email: 'ada@example.com' }]);
     expect(requests[0]?.headers.get('content-type')).toBe('application/json');
     expect(progress).toEqual([{ phase: 'submitting', attempt: 1 }, { phase: 'done' }]);
+  });
+
+  it('says when the waitlist confirms addresses, from the 202 header', async () => {
+    const { run } = setup({ confirmEmail: true });
+    await expect(run()).resolves.toMatchObject({ status: 'accepted', confirmEmail: true });
   });
 
   it('trims the address, forwards a referral code upper-cased and drops one that cannot be a code', async () => {

@@ -289,6 +289,7 @@ export class ApiRequests {
           email: input.email,
           emailNorm: input.normalized_email,
           referralCode: input.referral_code,
+          confirm: settings().confirm_email,
         },
         this.ctx.clock.nowMicros(),
       );

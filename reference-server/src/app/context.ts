@@ -15,6 +15,8 @@ export interface ServerConfig {
   appUrl: string;
   trustProxy: boolean;
   keyRateLimit: number;
+  /** WAITLIST_SMTP_URL is set: confirmation mail goes out (otherwise it waits, contract §15). */
+  sendsMail: boolean;
 }
 
 export interface Throttles {

@@ -5,15 +5,30 @@
  * transactions, and a delivery is leased, not removed, while it is attempted (a crash mid-attempt
  * means one more attempt later: at least once). A slow or dead endpoint holds at most a few
  * deliveries at a time, never the others', and never a request's answer.
+ *
+ * Mail (contract §15) is the second channel: a confirmation mail is a delivery queued with the
+ * row that needs it, read and written out only when its turn comes, so a mail for an address
+ * confirmed or erased meanwhile is dropped, not sent. A server without SMTP leaves mail pending
+ * (nothing is lost; it goes out once a server with SMTP runs) and says so in its log.
  */
 import type { Clock } from '../adapters/clock.js';
 import type { Logger } from '../adapters/logger.js';
+import type { Mailer } from '../adapters/mailer.js';
 import type { Sender } from '../adapters/webhook-sender.js';
+import { confirmUrl } from '../domain/confirmation.js';
+import { confirmationMailContent } from '../domain/confirmation-mail.js';
 import { newId } from '../domain/ids.js';
 import { nextAttemptAt } from '../domain/retry-schedule.js';
 import { wants } from '../domain/webhook-routing.js';
 import { signWebhook } from '../domain/webhook-signature.js';
-import type { NewDelivery, Repositories, Store, StoredEvent } from '../store/store.js';
+import type {
+  ClaimedDelivery,
+  DeliveryState,
+  NewDelivery,
+  Repositories,
+  Store,
+  StoredEvent,
+} from '../store/store.js';
 
 export interface OutboxOptions {
   /** Waits after each failed attempt, in ms (domain/retry-schedule.ts). */
@@ -24,7 +39,26 @@ export interface OutboxOptions {
   leaseMs?: number;
   perEndpoint?: number;
   total?: number;
+  /** A server without SMTP counts waiting mail this often, and says so at most once per `mailWarningMs`. */
+  mailCheckMs?: number;
+  mailWarningMs?: number;
 }
+
+export interface MailChannel {
+  mailer: Mailer;
+  /** WAITLIST_MAIL_FROM. */
+  from: string;
+  appUrl: string;
+}
+
+/** What became of one attempt: the answer, and whether it is done, to be retried, failed for good, or moot. */
+interface Attempted {
+  status: number | null;
+  error: string | null;
+  result: 'ok' | 'retry' | 'fail' | 'drop';
+}
+
+const MAIL = 'mail';
 
 /** The event's body as sent: the data as recorded, or the subscriber as it is now when it was left to read. */
 async function bodyOf(tx: Repositories, event: StoredEvent): Promise<string | undefined> {
@@ -34,7 +68,8 @@ async function bodyOf(tx: Repositories, event: StoredEvent): Promise<string | un
     return found ? { ...found, waitlist_id: event.waitlist_id } : undefined;
   };
   let data: unknown;
-  if (event.type === 'subscriber.created') data = await subscriber(event.subject_id);
+  if (event.type === 'subscriber.created' || event.type === 'subscriber.confirmed')
+    data = await subscriber(event.subject_id);
   else if (event.type === 'referral.credited') {
     const referrer = await subscriber(event.subject_id);
     const recorded = JSON.parse(event.data ?? '{}') as { subscriber_id?: string };
@@ -52,28 +87,58 @@ export class OutboxWorker {
   private running = 0;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
+  private again = false;
+  private stopping = false;
   private readonly attempts = new Set<Promise<void>>();
   private readonly o: Required<OutboxOptions>;
 
+  private checkedAt = Number.NEGATIVE_INFINITY;
+  private warnedAt = Number.NEGATIVE_INFINITY;
+
   constructor(
     private readonly deps: { store: Store; clock: Clock; log: Logger },
-    private readonly sender: Sender,
+    private readonly channels: { webhook: Sender; mail: MailChannel | undefined },
     options: OutboxOptions,
   ) {
-    this.o = { pollMs: 100, timeoutMs: 15_000, leaseMs: 60_000, perEndpoint: 4, total: 32, ...options };
+    this.o = {
+      pollMs: 100,
+      timeoutMs: 15_000,
+      leaseMs: 60_000,
+      perEndpoint: 4,
+      total: 32,
+      mailCheckMs: 2_000,
+      mailWarningMs: 60_000,
+      ...options,
+    };
   }
 
   start(): void {
-    this.timer = setInterval(() => {
-      this.ticking ??= this.tick().finally(() => {
-        this.ticking = undefined;
-      });
-    }, this.o.pollMs);
+    this.timer = setInterval(() => this.wake(), this.o.pollMs);
     this.timer.unref();
+  }
+
+  /**
+   * Runs a tick now, or right after the one under way: a finished attempt frees a slot, and its
+   * endpoint's next delivery should not wait for the poll.
+   */
+  private wake(): void {
+    if (this.stopping) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = this.tick().finally(() => {
+      this.ticking = undefined;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
   }
 
   /** Stops taking work and waits for the attempts under way (each bounded by its timeout). */
   async stop(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.timer);
     await this.ticking;
     await Promise.allSettled([...this.attempts]);
@@ -83,6 +148,7 @@ export class OutboxWorker {
     try {
       while (await this.dispatch()) {}
       await this.deliver();
+      if (!this.channels.mail) await this.warnOfWaitingMail();
     } catch (error) {
       this.deps.log.error('outbox tick failed', {
         error: error instanceof Error ? error.message : String(error),
@@ -90,11 +156,16 @@ export class OutboxWorker {
     }
   }
 
-  /** Makes deliveries of a batch of events; true when there may be more. */
-  private dispatch(): Promise<boolean> {
-    return this.deps.store.write(async (tx) => {
-      const events = await tx.outbox.takeEvents(200);
-      if (events.length === 0) return false;
+  /**
+   * Makes deliveries of a batch of events; true when there may be more. The bodies are read on
+   * a snapshot, off the single writer that every sign-up waits for; the write that follows is two
+   * statements, and creates deliveries only for events still pending then (another worker may
+   * have taken them, an erasure may have removed them) and endpoints still live.
+   */
+  private async dispatch(): Promise<boolean> {
+    const batch = await this.deps.store.read(async (tx) => {
+      const events = await tx.outbox.pendingEvents(200);
+      if (events.length === 0) return undefined;
       const endpoints = await tx.webhooks.live([...new Set(events.map((e) => e.tenant_id))]);
       const deliveries: NewDelivery[] = [];
       for (const event of events) {
@@ -114,24 +185,24 @@ export class OutboxWorker {
           });
         }
       }
-      await tx.outbox.createDeliveries(
-        deliveries,
-        events.map((e) => e.seq),
-      );
-      return events.length === 200;
+      return { seqs: events.map((e) => e.seq), deliveries };
     });
+    if (!batch) return false;
+    await this.deps.store.write((tx) => tx.outbox.createDeliveries(batch.deliveries, batch.seqs));
+    return batch.seqs.length === 200;
   }
 
   private async deliver(): Promise<void> {
     const free = this.o.total - this.running;
     if (free <= 0) return;
     const busy = [...this.inFlight].filter(([, n]) => n >= this.o.perEndpoint).map(([id]) => id);
+    if (!this.channels.mail) busy.push(MAIL);
     const now = this.deps.clock.now();
     const claimed = await this.deps.store.write((tx) =>
       tx.outbox.claim(now, this.o.leaseMs, free, busy, this.o.perEndpoint),
     );
     for (const delivery of claimed) {
-      const endpoint = delivery.endpoint_id;
+      const endpoint = delivery.endpoint_id ?? MAIL;
       this.inFlight.set(endpoint, (this.inFlight.get(endpoint) ?? 0) + 1);
       this.running++;
       const attempt = this.attempt(delivery).finally(() => {
@@ -140,44 +211,75 @@ export class OutboxWorker {
         if (left === 0) this.inFlight.delete(endpoint);
         else this.inFlight.set(endpoint, left);
         this.attempts.delete(attempt);
+        this.wake();
       });
       this.attempts.add(attempt);
     }
   }
 
-  private async attempt(d: Awaited<ReturnType<Repositories['outbox']['claim']>>[number]): Promise<void> {
+  private async warnOfWaitingMail(): Promise<void> {
+    const now = this.deps.clock.now();
+    if (now - this.checkedAt < this.o.mailCheckMs || now - this.warnedAt < this.o.mailWarningMs) return;
+    this.checkedAt = now;
+    const waiting = await this.deps.store.reads.outbox.waitingMail();
+    if (waiting === 0) return;
+    this.warnedAt = now;
+    this.deps.log.error('confirmation mail is waiting: this server has no WAITLIST_SMTP_URL', { waiting });
+  }
+
+  private async attempt(d: ClaimedDelivery): Promise<void> {
     const started = this.deps.clock.now();
-    const timestamp = Math.floor(started / 1000);
+    const done = d.channel === 'mail' ? await this.mailOnce(d) : await this.webhookOnce(d, started);
+    const at = this.deps.clock.now();
+    const retryAt = done.result === 'retry' ? nextAttemptAt(this.o.schedule, d.attempts + 1, at) : undefined;
+    const state: DeliveryState =
+      done.result === 'ok'
+        ? 'delivered'
+        : done.result === 'drop'
+          ? 'dropped'
+          : retryAt === undefined
+            ? 'failed'
+            : 'pending';
+    await this.deps.store
+      .write((tx) =>
+        tx.outbox.record(
+          { deliveryId: d.id, at, status: done.status, error: done.error, durationMs: at - started },
+          { state, nextAt: retryAt ?? at },
+        ),
+      )
+      .catch((error: unknown) =>
+        this.deps.log.error('could not record a delivery attempt', { error: String(error) }),
+      );
+  }
+
+  private async webhookOnce(d: ClaimedDelivery & { channel: 'webhook' }, now: number): Promise<Attempted> {
+    const timestamp = Math.floor(now / 1000);
     const headers = {
       'Content-Type': 'application/json',
       'webhook-id': d.message_id,
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signWebhook(d.secret, d.message_id, timestamp, d.body),
     };
-    const result = await this.sender.send(d.url, headers, d.body, this.o.timeoutMs);
-    const at = this.deps.clock.now();
-    const ok = 'status' in result && result.status >= 200 && result.status < 300;
-    const retryAt = ok ? undefined : nextAttemptAt(this.o.schedule, d.attempts + 1, at);
-    const next = ok
-      ? { state: 'delivered' as const, nextAt: at }
-      : retryAt === undefined
-        ? { state: 'failed' as const, nextAt: at }
-        : { state: 'pending' as const, nextAt: retryAt };
-    await this.deps.store
-      .write((tx) =>
-        tx.outbox.record(
-          {
-            deliveryId: d.id,
-            at,
-            status: 'status' in result ? result.status : null,
-            error: 'error' in result ? result.error : null,
-            durationMs: at - started,
-          },
-          next,
-        ),
-      )
-      .catch((error: unknown) =>
-        this.deps.log.error('could not record a delivery attempt', { error: String(error) }),
-      );
+    const sent = await this.channels.webhook.send(d.url, headers, d.body, this.o.timeoutMs);
+    if ('error' in sent) return { status: null, error: sent.error, result: 'retry' };
+    const ok = sent.status >= 200 && sent.status < 300;
+    return { status: sent.status, error: null, result: ok ? 'ok' : 'retry' };
+  }
+
+  private async mailOnce(d: ClaimedDelivery & { channel: 'mail' }): Promise<Attempted> {
+    const channel = this.channels.mail as MailChannel;
+    const { subscriber_id } = JSON.parse(d.body) as { subscriber_id: string };
+    const facts = await this.deps.store.reads.confirmations.mail(subscriber_id);
+    if (!facts?.needed) return { status: null, error: 'not sent: no longer needed', result: 'drop' };
+    const content = confirmationMailContent(facts.waitlistName, confirmUrl(channel.appUrl, facts.token));
+    const domain = channel.from.match(/@([^>\s]+)/)?.[1] ?? 'waitlist.invalid';
+    const sent = await channel.mailer.send({
+      from: channel.from,
+      to: facts.email,
+      ...content,
+      messageId: `<${d.message_id}@${domain}>`,
+    });
+    if ('code' in sent) return { status: sent.code, error: null, result: 'ok' };
+    return { status: null, error: sent.error, result: sent.permanent ? 'fail' : 'retry' };
   }
 }

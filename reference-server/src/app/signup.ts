@@ -92,8 +92,11 @@ export interface PublicSignupInput {
  * `origin` is set once the request's Origin is known to be allowlisted: only then may the
  * answer carry CORS headers (a `failed` one included: its 500 must be readable too).
  */
-export type PublicSignupResult = { origin?: string } & (
-  | { kind: 'accepted'; body: AcceptedSignup }
+/** `confirmEmail`: the waitlist confirms addresses (a fact about the waitlist, not about this address). */
+export type PublicSignupResult = {
+  origin?: string;
+} /** `confirmEmail`: the waitlist confirms addresses, whoever this was (a fact about the waitlist, not the address). */ & (
+  | { kind: 'accepted'; body: AcceptedSignup; confirmEmail: boolean }
   | { kind: 'refused'; refusal: Refusal }
   | { kind: 'gate'; body: ChallengeRequired }
   | { kind: 'failed'; error: unknown }
@@ -226,7 +229,12 @@ export class PublicSignups {
       }
       const waitlist = s.waitlist as Waitlist;
       const body = s.body as Body;
-      const signup = { waitlistId: waitlist.id, email: body.email, emailNorm: body.normalized_email };
+      const signup = {
+        waitlistId: waitlist.id,
+        email: body.email,
+        emailNorm: body.normalized_email,
+        confirm: waitlist.settings.confirm_email,
+      };
       const result =
         body.referral_code === undefined
           ? await this.ctx.store.signUpFresh(signup)
@@ -241,6 +249,7 @@ export class PublicSignups {
       return {
         kind: 'accepted',
         body: acceptedBody(result.subscriber, waitlist.settings, this.ctx.config.appUrl),
+        confirmEmail: waitlist.settings.confirm_email,
         ...allowed(),
       };
     } catch (error) {

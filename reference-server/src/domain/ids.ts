@@ -9,8 +9,11 @@ export function newId(kind: IdKind): string {
 
 const URL_SAFE = `${BASE62_ALPHABET}-_`;
 
-/** A capability token: 24 URL-safe characters, 144 random bits (contract §7 asks for ≥ 128). */
-export function newStatusToken(): string {
+/**
+ * A capability token (a status page's, a confirmation link's): 24 URL-safe characters, 144
+ * random bits (contract §7 and §15 ask for ≥ 128).
+ */
+export function newCapabilityToken(): string {
   return randomString(URL_SAFE, 24);
 }
 

@@ -124,6 +124,8 @@ export interface SignupInput {
   email: string;
   emailNorm: string;
   referralCode: string | undefined;
+  /** The waitlist confirms emails (contract §15): a confirm token, a mail, credit deferred. */
+  confirm: boolean;
 }
 
 /** A subscriber as every answer shows it (contract §12): `position` is null once admitted. */
@@ -162,6 +164,8 @@ export interface StatusView {
   referralCode: string;
   referralCount: number;
   admitted: boolean;
+  /** False while the address awaits confirmation (contract §15). */
+  confirmed: boolean;
   /** Place in line; null once admitted. */
   position: number | null;
   /** Subscribers waiting. */

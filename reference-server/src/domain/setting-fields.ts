@@ -65,6 +65,12 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     help: 'leading zero bits the Proof of Work needs (default 18)',
   },
   {
+    key: 'confirm_email',
+    kind: 'switch',
+    label: 'Confirm email',
+    help: 'double opt-in: mail a confirmation link, count referrals once confirmed (default off)',
+  },
+  {
     key: 'ip_limit',
     kind: 'int',
     min: 1,

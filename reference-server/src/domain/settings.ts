@@ -21,6 +21,7 @@ export interface WaitlistSettings {
   disposable_domains: string[];
   geo_allow: string[];
   geo_deny: string[];
+  confirm_email: boolean;
 }
 
 export const DEFAULT_SETTINGS: Readonly<WaitlistSettings> = Object.freeze({
@@ -38,6 +39,7 @@ export const DEFAULT_SETTINGS: Readonly<WaitlistSettings> = Object.freeze({
   disposable_domains: [],
   geo_allow: [],
   geo_deny: [],
+  confirm_email: false,
 });
 
 export type SettingsPatch = Partial<WaitlistSettings>;

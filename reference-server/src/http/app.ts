@@ -5,12 +5,14 @@
 import { createRequire } from 'node:module';
 import { ErrorCode, Header } from '@waitlistkit/protocol';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { confirmationPage, confirmEmail } from '../app/confirmations.js';
 import { liveWaitlist } from '../app/demo.js';
 import { statusView } from '../app/subscribers.js';
 import type { Container } from '../container.js';
 import { newRequestId } from '../domain/ids.js';
 import { apiRouter } from './api.js';
 import { errorOutcome } from './outcome.js';
+import { confirmPage, unknownConfirmationPage } from './pages/confirm.js';
 import { demoPage, infoPage } from './pages/demo.js';
 import { notFoundPage, statusPage } from './pages/status.js';
 import { publicRouter } from './public.js';
@@ -22,6 +24,7 @@ const openapi = createRequire(import.meta.url)('@waitlistkit/protocol/openapi.js
 /** Paths whose last segment is a capability: whoever reads it in a log could use it. */
 const SECRET_PATHS: readonly [RegExp, string][] = [
   [/^\/s\/[^/]+/i, '/s/:token'],
+  [/^\/c\/[^/]+/i, '/c/:token'],
   [/^\/dashboard\/keys\/created\/[^/]+/i, '/dashboard/keys/created/:reveal'],
 ];
 
@@ -95,8 +98,22 @@ export function createApp(app: Container, options: AppOptions = {}): express.Exp
         referralCode: found.referralCode,
         referralCount: found.referralCount,
         shareUrl: origin ? `${origin}/?ref=${found.referralCode}` : undefined,
+        confirmed: found.confirmed,
       }),
     );
+  });
+
+  // The confirmation link: the page asks, only its button's POST confirms (contract §15).
+  web.get('/c/:token', async (req, res) => {
+    const page = await confirmationPage(app, String(req.params.token));
+    if (!page) return sendPage(res, unknownConfirmationPage(), 404);
+    sendPage(res, confirmPage(page));
+  });
+  web.post('/c/:token', async (req, res) => {
+    if (!(await confirmEmail(app, String(req.params.token))))
+      return sendPage(res, unknownConfirmationPage(), 404);
+    // Back to the link's page, which now says it is done: a reload does not post again.
+    res.redirect(303, req.originalUrl);
   });
 
   web.get('/', async (_req, res) => {

@@ -1,4 +1,6 @@
 /** CORS of the public endpoint, contract §9. Refused origins get no CORS headers at all. */
+import { Header } from '@waitlistkit/protocol';
+
 export const PREFLIGHT_HEADERS = {
   'Access-Control-Allow-Methods': 'POST, OPTIONS',
   'Access-Control-Allow-Headers': 'Content-Type',
@@ -8,7 +10,7 @@ export const PREFLIGHT_HEADERS = {
 export function corsHeaders(origin: string): Record<string, string> {
   return {
     'Access-Control-Allow-Origin': origin,
-    'Access-Control-Expose-Headers': 'Retry-After',
+    'Access-Control-Expose-Headers': `${Header.retryAfter}, ${Header.confirmEmail}`,
     Vary: 'Origin',
   };
 }

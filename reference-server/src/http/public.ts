@@ -2,7 +2,7 @@
  * Public subscribe, /v1/public/*: request in, `PublicSignups` (app/signup.ts) decides, answer
  * out, with the CORS headers of contract §9 whenever the origin is allowlisted.
  */
-import { ErrorCode } from '@waitlistkit/protocol';
+import { ErrorCode, Header } from '@waitlistkit/protocol';
 import { type Request, type Response, Router } from 'express';
 import { preflightOrigin } from '../app/signup.js';
 import type { Container } from '../container.js';
@@ -34,7 +34,14 @@ export function publicRouter(app: Container): Router {
     let outcome: Outcome;
     switch (result.kind) {
       case 'accepted':
-        outcome = { status: 202, body: result.body };
+        // The 202's body is part one's, byte for byte; the widget learns from this header that a
+        // confirmation mail is on its way. It says what the waitlist does, not what this address
+        // is, so a re-sign-up still cannot tell a confirmed address from a new one.
+        outcome = {
+          status: 202,
+          body: result.body,
+          ...(result.confirmEmail ? { headers: { [Header.confirmEmail]: 'on' } } : {}),
+        };
         break;
       case 'gate':
         outcome = { status: 428, body: result.body };

@@ -140,6 +140,35 @@ export interface Subscribers {
   topReferrers(waitlistId: string, settings: WaitlistSettings, limit: number): Promise<ListedSubscriber[]>;
 }
 
+/** A confirmation link's subscriber, as its page shows it (contract §15). */
+export interface ConfirmationView {
+  subscriberId: string;
+  waitlistName: string;
+  confirmed: boolean;
+  /** The status page's token, when the waitlist has referrals on. */
+  statusToken: string | undefined;
+}
+
+/** What the confirmation mail is made of, read when its turn comes. */
+export interface ConfirmationMail {
+  email: string;
+  token: string;
+  waitlistName: string;
+  /** Already confirmed, or the waitlist no longer confirms: the mail is not needed any more. */
+  needed: boolean;
+}
+
+export interface Confirmations {
+  /** The subscriber of a live waitlist holding this token. */
+  byToken(token: string): Promise<ConfirmationView | undefined>;
+  /**
+   * Confirms once: credits the deferred referral and records `subscriber.confirmed`. A second
+   * confirmation changes nothing; undefined for an unknown token or an archived waitlist.
+   */
+  confirm(token: string, nowUs: number): Promise<{ subscriberId: string; first: boolean } | undefined>;
+  mail(subscriberId: string): Promise<ConfirmationMail | undefined>;
+}
+
 export interface Activity {
   append(entry: NewActivity, now: number): Promise<void>;
   /** Newest first. */
@@ -202,21 +231,19 @@ export interface NewDelivery {
   at: number;
 }
 
-export interface ClaimedDelivery {
-  id: string;
-  endpoint_id: string;
-  message_id: string;
-  body: string;
-  attempts: number;
-  url: string;
-  secret: string;
-}
+/** 'dropped': a mail no longer needed when its turn came (the address confirmed, or erased). */
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'dropped';
+
+export type ClaimedDelivery = { id: string; message_id: string; body: string; attempts: number } & (
+  | { channel: 'webhook'; endpoint_id: string; url: string; secret: string }
+  | { channel: 'mail'; endpoint_id: null; url: null; secret: null }
+);
 
 export interface DeliveryRow {
   id: string;
   endpoint_id: string;
   event_type: string;
-  state: 'pending' | 'delivered' | 'failed';
+  state: DeliveryState;
   attempts: { at: string; status: number | null; error: string | null; duration_ms: number }[];
 }
 
@@ -236,16 +263,22 @@ export interface WebhookEndpoints {
  */
 export interface Outbox {
   add(event: NewEvent, now: number): Promise<void>;
-  /** Events not yet made into deliveries, oldest first: the write that takes them owns them. */
-  takeEvents(limit: number): Promise<StoredEvent[]>;
-  /** Writes the deliveries and marks the events they came from (`dispatched`) as done. */
+  /** Events not yet made into deliveries, oldest first. */
+  pendingEvents(limit: number): Promise<StoredEvent[]>;
+  /**
+   * Marks the events as dispatched and writes their deliveries, but only those of events still
+   * pending (not taken by another worker, not erased) to endpoints still live.
+   */
   createDeliveries(deliveries: readonly NewDelivery[], dispatched: readonly number[]): Promise<void>;
-  /** Takes due deliveries for `leaseMs`, a few per endpoint, none of the busy ones': each attempt is made by one worker. */
+  /**
+   * Takes due deliveries for `leaseMs`, a few per endpoint, none of the busy ones' (endpoint ids,
+   * or `mail` for every mail): each attempt is made by one worker.
+   */
   claim(
     now: number,
     leaseMs: number,
     limit: number,
-    busyEndpoints: readonly string[],
+    busy: readonly string[],
     perEndpoint: number,
   ): Promise<ClaimedDelivery[]>;
   record(
@@ -256,8 +289,10 @@ export interface Outbox {
       error: string | null;
       durationMs: number;
     },
-    next: { state: 'pending' | 'delivered' | 'failed'; nextAt: number },
+    next: { state: DeliveryState; nextAt: number },
   ): Promise<void>;
+  /** Mails waiting to be sent. */
+  waitingMail(): Promise<number>;
   deliveries(endpointId: string, state?: string): Promise<DeliveryRow[]>;
   endpointOf(deliveryId: string): Promise<string | undefined>;
   resend(deliveryId: string, now: number): Promise<void>;
@@ -276,6 +311,7 @@ export interface Repositories {
   waitlists: Waitlists;
   keys: Keys;
   subscribers: Subscribers;
+  confirmations: Confirmations;
   activity: Activity;
   sessions: Sessions;
   tokens: UsedTokens;

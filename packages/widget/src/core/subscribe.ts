@@ -54,7 +54,13 @@ export interface SubscribeOptions {
 /** Progress of a challenge wait is reported this often. */
 const CHALLENGE_TICK_MS = 250;
 
-export async function subscribe(options: SubscribeOptions): Promise<AcceptedSignup> {
+/**
+ * The accepted sign-up, and whether the waitlist confirms addresses (contract §15, the
+ * `Waitlist-Confirm-Email` header): then a mail is on its way and the visitor should check it.
+ */
+export type Subscribed = AcceptedSignup & { confirmEmail: boolean };
+
+export async function subscribe(options: SubscribeOptions): Promise<Subscribed> {
   const {
     waitlistId,
     signal,
@@ -92,6 +98,7 @@ export async function subscribe(options: SubscribeOptions): Promise<AcceptedSign
     report({ phase: 'submitting', attempt });
     let step: Step;
     let receivedAt = 0;
+    let confirmEmail = false;
     try {
       const response = await doFetch(url, {
         method: 'POST',
@@ -101,6 +108,7 @@ export async function subscribe(options: SubscribeOptions): Promise<AcceptedSign
         signal,
       });
       receivedAt = clock.now();
+      confirmEmail = response.headers.get('waitlist-confirm-email') === 'on';
       const body = await response.json().catch(() => undefined);
       step = decide(
         loop,
@@ -119,7 +127,7 @@ export async function subscribe(options: SubscribeOptions): Promise<AcceptedSign
 
     if (step.next === 'accepted') {
       report({ phase: 'done' });
-      return step.signup;
+      return { ...step.signup, confirmEmail };
     }
     if (step.next === 'not_found') throw notFound();
     if (step.next === 'fail') throw step.error;

@@ -150,8 +150,14 @@ export class Form extends Component<FormProps, FormState> {
       const link = signup.referral_code
         ? shareLink(location.href, config.refParam, signup.referral_code)
         : '';
-      this.setState({ busy: false, signup, link, status: this.text('success') });
+      this.setState({
+        busy: false,
+        signup,
+        link,
+        status: this.text(signup.confirmEmail ? 'confirm' : 'success'),
+      });
       this.emit('success', {
+        confirmEmail: signup.confirmEmail,
         referralCode: signup.referral_code,
         shareUrl: link,
         statusUrl: signup.status_url,

@@ -7,6 +7,8 @@ export const en = {
   /** `{percent}`: progress of the Challenge wait or the Proof of Work, by tens. */
   verifying: 'Verifying… {percent}%',
   success: "You're on the list!",
+  /** Replaces `success` when the waitlist confirms addresses. */
+  confirm: 'Check your inbox to confirm your email.',
   share: 'Share your link to move up:',
   copy: 'Copy',
   copied: 'Copied!',

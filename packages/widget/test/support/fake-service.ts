@@ -16,6 +16,8 @@ export interface ServiceOptions {
   challenge?: { minAgeMs: number };
   pow?: { difficulty: number };
   referrals?: boolean;
+  /** The waitlist confirms addresses: the 202 carries `Waitlist-Confirm-Email: on` (contract §15). */
+  confirmEmail?: boolean;
   /** The service's clock, for token ages. */
   now?: () => number;
   /** Answers the next requests with these instead (status, body, headers), one each. */
@@ -100,7 +102,7 @@ export function fakeService(options: ServiceOptions = {}) {
         referral_code: referrals ? 'K7M2QX' : '',
         status_url: referrals ? 'https://app.waitlist.test/s/tok_status' : '',
       },
-      { status: 202 },
+      { status: 202, headers: options.confirmEmail ? { 'Waitlist-Confirm-Email': 'on' } : {} },
     );
   });
 

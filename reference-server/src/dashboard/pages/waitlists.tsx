@@ -125,6 +125,8 @@ export interface SetupProps {
   errors: FieldErrors;
   formError?: string | undefined;
   saved?: boolean;
+  /** The server has no SMTP: confirmation mail would wait (contract §15). */
+  mailWaits?: boolean;
 }
 
 export function waitlistPage(who: Who, props: SetupProps): Page {
@@ -137,6 +139,7 @@ export function waitlistPage(who: Who, props: SetupProps): Page {
       legend: 'Email checks',
       keys: ['email_throttle', 'mx_check', 'block_disposable', 'disposable_domains'],
     },
+    { legend: 'Email confirmation (double opt-in)', keys: ['confirm_email'] },
     { legend: 'Geo rules (an allow list or a deny list, not both)', keys: ['geo_allow', 'geo_deny'] },
   ];
   return dashboardPage(
@@ -186,6 +189,12 @@ export function waitlistPage(who: Who, props: SetupProps): Page {
         {props.saved ? (
           <p class="notice" role="status">
             Settings saved.
+          </p>
+        ) : null}
+        {props.mailWaits && waitlist.settings.confirm_email ? (
+          <p class="error" role="alert">
+            Email confirmation is on, but this server has no WAITLIST_SMTP_URL: confirmation emails wait
+            unsent until a server with SMTP runs. Set WAITLIST_SMTP_URL and WAITLIST_MAIL_FROM.
           </p>
         ) : null}
         {props.formError ? (

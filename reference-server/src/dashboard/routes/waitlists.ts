@@ -45,6 +45,7 @@ export function waitlistRoutes(app: Container, router: Router): void {
         values: settingsValues(waitlist.settings),
         errors: {},
         saved: req.query.saved === '1',
+        mailWaits: !app.config.sendsMail,
       }),
     );
   });

@@ -13,6 +13,8 @@ export interface StatusPageData {
   referralCode: string;
   referralCount: number;
   shareUrl: string | undefined;
+  /** False while the email awaits confirmation (contract §15). */
+  confirmed: boolean;
 }
 
 const CSS = `
@@ -21,6 +23,7 @@ dl { display: grid; grid-template-columns: auto 1fr; gap: 0.25rem 1rem; margin: 
 dt { color: var(--muted); } dd { margin: 0; font-weight: 600; }
 .share { display: flex; gap: 0.5rem; flex-wrap: wrap; } .share input { flex: 1 1 14rem; }
 code { font-size: 1.1em; letter-spacing: 0.08em; }
+.notice { border-left: 4px solid currentColor; padding: 0.5rem 0.75rem; margin: 0 0 1rem; }
 `;
 
 const number = (n: number) => n.toLocaleString('en-US');
@@ -32,6 +35,12 @@ export function statusPage(data: StatusPageData): Page {
     () => (
       <main>
         <div class="card">
+          {data.confirmed ? null : (
+            <p class="notice" role="status">
+              <strong>Check your inbox:</strong> we sent you a link to confirm your email address. You keep
+              your place while you wait.
+            </p>
+          )}
           {data.position === null ? (
             <>
               <h1>You're in</h1>

@@ -5,6 +5,7 @@
  */
 import type { Repositories, Store } from '../store.js';
 import { appendActivity, listActivity } from './activity.js';
+import { confirm, confirmationMail, confirmationView } from './confirmations.js';
 import type { Connection } from './connection.js';
 import { type Database, openDatabase } from './database.js';
 import { claim, complete, forgetExpiredAnswers, release } from './idempotency.js';
@@ -19,9 +20,10 @@ import {
   createDeliveries,
   deliveryEndpoint,
   listDeliveries,
+  pendingEvents,
   recordAttempt,
   resendDelivery,
-  takeEvents,
+  waitingMail,
 } from './outbox.js';
 import { joinedBetween, lineCounts, topReferrers } from './overview.js';
 import { deleteExpiredSessions, deleteSession, findSession, insertSession } from './sessions.js';
@@ -72,6 +74,11 @@ export function repositories(db: Connection): Repositories {
       joinedBetween: (waitlistId, bounds) => joinedBetween(db, waitlistId, bounds),
       topReferrers: (waitlistId, settings, limit) => topReferrers(db, waitlistId, settings, limit),
     },
+    confirmations: {
+      byToken: (token) => confirmationView(db, token),
+      confirm: (token, nowUs) => confirm(db, token, nowUs),
+      mail: (subscriberId) => confirmationMail(db, subscriberId),
+    },
     activity: {
       append: (entry, now) => appendActivity(db, entry, now),
       list: (tenantId, filter) => listActivity(db, tenantId, filter),
@@ -101,7 +108,7 @@ export function repositories(db: Connection): Repositories {
     },
     outbox: {
       add: (event, now) => addEvent(db, event, now),
-      takeEvents: (limit) => takeEvents(db, limit),
+      pendingEvents: (limit) => pendingEvents(db, limit),
       createDeliveries: (deliveries, dispatched) => createDeliveries(db, deliveries, dispatched),
       claim: (now, leaseMs, limit, busy, perEndpoint) =>
         claimDeliveries(db, now, leaseMs, limit, busy, perEndpoint),
@@ -109,6 +116,7 @@ export function repositories(db: Connection): Repositories {
       deliveries: (endpointId, state) => listDeliveries(db, endpointId, state),
       endpointOf: (deliveryId) => deliveryEndpoint(db, deliveryId),
       resend: (deliveryId, now) => resendDelivery(db, deliveryId, now),
+      waitingMail: () => waitingMail(db),
     },
     meta: {
       get: (key) => getMeta(db, key),

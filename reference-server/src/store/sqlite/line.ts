@@ -10,6 +10,7 @@
  * admitted and erased (by seq). A page of the line reads only its own index entries.
  */
 import { SubscriberStatus } from '@waitlistkit/protocol';
+import { isConfirmed } from '../../domain/confirmation.js';
 import { nonReferrerPosition, referrerPosition } from '../../domain/positions.js';
 import type { ListedSubscriber, ListPage, PageQuery, StatusView } from '../../domain/records.js';
 import { searchText } from '../../domain/search.js';
@@ -27,24 +28,27 @@ interface Row {
   seq: number;
   rank_key: number;
   admitted_us: number | null;
+  confirm_token: string | null;
+  confirmed_us: number | null;
 }
 
 type Ranks = Pick<Row, 'seq' | 'rank_key' | 'referral_count'>;
 
-const COLUMNS = 'id, email, joined_us, referral_code, referral_count, seq, rank_key, admitted_us';
+const COLUMNS =
+  'id, email, joined_us, referral_code, referral_count, seq, rank_key, admitted_us, confirm_token, confirmed_us';
 const ORDER = 'ORDER BY rank_key, referral_count DESC, seq';
 
-function listed(row: Row, position: number | null, referrals: boolean): ListedSubscriber {
+function listed(row: Row, position: number | null, settings: WaitlistSettings): ListedSubscriber {
   return {
     id: row.id,
     email: row.email,
     joined_at: isoFromMicros(row.joined_us),
     position: row.admitted_us === null ? position : null,
-    referral_code: referrals ? row.referral_code : '',
+    referral_code: settings.referrals ? row.referral_code : '',
     referral_count: row.referral_count,
     status: row.admitted_us === null ? SubscriberStatus.waiting : SubscriberStatus.admitted,
     admitted_at: row.admitted_us === null ? null : isoFromMicros(row.admitted_us),
-    confirmed: true,
+    confirmed: isConfirmed(settings.confirm_email, row),
   };
 }
 
@@ -173,7 +177,7 @@ export async function listSubscribers(
         WHERE waitlist_id = ? AND admitted_us IS NOT NULL ORDER BY admitted_us DESC LIMIT ? OFFSET ?`,
       [waitlistId, query.limit, offset],
     );
-    return { items: rows.map((row) => listed(row, null, settings.referrals)), total };
+    return { items: rows.map((row) => listed(row, null, settings)), total };
   }
   const size = await lineSize(db, waitlistId);
   const total = size.joined - size.removed;
@@ -192,7 +196,7 @@ export async function listSubscribers(
             WHERE waitlist_id = ? AND admitted_us IS NULL ${ORDER} LIMIT ? OFFSET ?`,
           [waitlistId, query.limit, offset],
         );
-  return { items: rows.map((row, i) => listed(row, offset + i + 1, settings.referrals)), total };
+  return { items: rows.map((row, i) => listed(row, offset + i + 1, settings)), total };
 }
 
 /**
@@ -241,7 +245,7 @@ async function search(
       ? hits.map(() => null)
       : await positionsOf(db, waitlistId, hits, settings.referral_boost);
   return {
-    items: hits.map((hit, i) => listed(byRow.get(hit.row) as Row, positions[i] ?? null, settings.referrals)),
+    items: hits.map((hit, i) => listed(byRow.get(hit.row) as Row, positions[i] ?? null, settings)),
     total: (hits[0] as { total: number }).total,
   };
 }
@@ -262,7 +266,7 @@ export async function getSubscriber(
     row.admitted_us === null
       ? ((await positionsOf(db, waitlistId, [row], settings.referral_boost))[0] ?? null)
       : null;
-  return listed(row, position, settings.referrals);
+  return listed(row, position, settings);
 }
 
 interface StatusRow extends Ranks {
@@ -272,12 +276,14 @@ interface StatusRow extends Ranks {
   referral_code: string;
   admitted_us: number | null;
   waitlist_name: string;
+  confirm_token: string | null;
+  confirmed_us: number | null;
 }
 
 export async function findByStatusToken(db: Connection, token: string): Promise<StatusView | undefined> {
   const row = await db.get<StatusRow>(
     `SELECT s.waitlist_id, w.settings, w.archived, w.name AS waitlist_name,
-            s.referral_code, s.referral_count, s.seq, s.rank_key, s.admitted_us
+            s.referral_code, s.referral_count, s.seq, s.rank_key, s.admitted_us, s.confirm_token, s.confirmed_us
        FROM subscribers s JOIN waitlists w ON w.id = s.waitlist_id WHERE s.status_token = ?`,
     [token],
   );
@@ -293,6 +299,7 @@ export async function findByStatusToken(db: Connection, token: string): Promise<
     referralCode: row.referral_code,
     referralCount: row.referral_count,
     admitted,
+    confirmed: isConfirmed(settings.confirm_email, row),
     position: admitted
       ? null
       : ((await positionsOf(db, row.waitlist_id, [row], settings.referral_boost, size))[0] ?? null),
@@ -323,7 +330,7 @@ export async function subscribersByIds(
   const waiting = present.filter((r) => r.admitted_us === null);
   const positions = await positionsOf(db, waitlistId, waiting, settings.referral_boost);
   const positionOf = new Map(waiting.map((r, i) => [r.id, positions[i] ?? null]));
-  return present.map((r) => listed(r, positionOf.get(r.id) ?? null, settings.referrals));
+  return present.map((r) => listed(r, positionOf.get(r.id) ?? null, settings));
 }
 
 /** The id of the subscriber with this normalised email on the waitlist. */

@@ -247,6 +247,64 @@ export const MIGRATIONS: readonly Migration[] = [
       FROM waitlists WHERE id = NEW.waitlist_id;
   END;
   `,
+  `
+  -- Email confirmation (contract §15). A subscriber who must confirm has a confirm_token, kept
+  -- after confirming so a second press of the button is harmless; confirmed_us is when they
+  -- did. confirm_mailed_us is when the last mail was queued: setting it is what queues one.
+  ALTER TABLE subscribers ADD COLUMN confirm_token TEXT;
+  ALTER TABLE subscribers ADD COLUMN confirmed_us INTEGER;
+  ALTER TABLE subscribers ADD COLUMN confirm_mailed_us INTEGER;
+  CREATE UNIQUE INDEX subscribers_confirm_token ON subscribers (confirm_token) WHERE confirm_token IS NOT NULL;
+
+  -- One outbox for webhooks and mail: a delivery goes out on a channel; a mail has no endpoint
+  -- and no event. 'dropped': a mail no longer needed when its turn came (confirmed, erased).
+  CREATE TABLE deliveries_v7 (
+    id TEXT PRIMARY KEY,
+    channel TEXT NOT NULL CHECK (channel IN ('webhook', 'mail')),
+    event_seq INTEGER,
+    endpoint_id TEXT REFERENCES webhook_endpoints (id),
+    tenant_id TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    body TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed', 'dropped')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at INTEGER NOT NULL,
+    lease_until INTEGER,
+    created_at INTEGER NOT NULL,
+    CHECK ((channel = 'webhook') = (endpoint_id IS NOT NULL))
+  );
+  INSERT INTO deliveries_v7 SELECT id, 'webhook', event_seq, endpoint_id, tenant_id, message_id, event_type,
+    body, state, attempts, next_at, lease_until, created_at FROM deliveries;
+  DROP TABLE deliveries;
+  ALTER TABLE deliveries_v7 RENAME TO deliveries;
+  -- Due deliveries per destination (an endpoint, or the SMTP server for all mail): a claim reads
+  -- the first few of each live destination, never the whole backlog, so one endpoint's pile
+  -- neither slows the claim nor starves the others.
+  CREATE INDEX deliveries_pending ON deliveries (coalesce(endpoint_id, channel), next_at) WHERE state = 'pending';
+  CREATE INDEX deliveries_endpoint ON deliveries (endpoint_id, created_at);
+
+  -- The confirmation mail is queued by the statement that writes the row (as the created event
+  -- is, for the same reason) and again whenever a re-sign-up sets confirm_mailed_us.
+  CREATE TRIGGER subscribers_confirm_mail AFTER INSERT ON subscribers
+    WHEN NEW.confirm_token IS NOT NULL
+  BEGIN
+    INSERT INTO deliveries (id, channel, tenant_id, message_id, event_type, body, state, next_at, created_at)
+    SELECT 'dlv_' || lower(hex(randomblob(8))), 'mail', tenant_id, 'msg_' || lower(hex(randomblob(12))),
+           'confirmation', json_object('subscriber_id', NEW.id), 'pending', NEW.confirm_mailed_us / 1000,
+           NEW.confirm_mailed_us / 1000
+      FROM waitlists WHERE id = NEW.waitlist_id;
+  END;
+  CREATE TRIGGER subscribers_confirm_mail_again AFTER UPDATE OF confirm_mailed_us ON subscribers
+    WHEN NEW.confirm_token IS NOT NULL AND NEW.confirmed_us IS NULL
+  BEGIN
+    INSERT INTO deliveries (id, channel, tenant_id, message_id, event_type, body, state, next_at, created_at)
+    SELECT 'dlv_' || lower(hex(randomblob(8))), 'mail', tenant_id, 'msg_' || lower(hex(randomblob(12))),
+           'confirmation', json_object('subscriber_id', NEW.id), 'pending', NEW.confirm_mailed_us / 1000,
+           NEW.confirm_mailed_us / 1000
+      FROM waitlists WHERE id = NEW.waitlist_id;
+  END;
+  `,
 ];
 
 export async function migrate(db: Connection): Promise<void> {

@@ -4,7 +4,14 @@
  * one worker at a time through a lease: the worker that claimed it holds it until the lease
  * ends, so several servers on one store make each attempt once.
  */
-import type { ClaimedDelivery, DeliveryRow, NewDelivery, NewEvent, StoredEvent } from '../store.js';
+import type {
+  ClaimedDelivery,
+  DeliveryRow,
+  DeliveryState,
+  NewDelivery,
+  NewEvent,
+  StoredEvent,
+} from '../store.js';
 import type { Connection } from './connection.js';
 import { isoNow } from './time.js';
 
@@ -25,8 +32,8 @@ export async function addEvent(db: Connection, event: NewEvent, now: number): Pr
   );
 }
 
-/** Events not yet made into deliveries, oldest first; the caller's write owns them until it commits. */
-export function takeEvents(db: Connection, limit: number): Promise<StoredEvent[]> {
+/** Events not yet made into deliveries, oldest first. */
+export function pendingEvents(db: Connection, limit: number): Promise<StoredEvent[]> {
   return db.all<StoredEvent>(
     `SELECT seq, message_id, tenant_id, waitlist_id, type, subject_id, data, at
        FROM events WHERE dispatched = 0 ORDER BY seq LIMIT ?`,
@@ -41,9 +48,11 @@ export async function createDeliveries(
 ): Promise<void> {
   if (deliveries.length > 0) {
     await db.run(
-      `INSERT INTO deliveries (id, event_seq, endpoint_id, tenant_id, message_id, event_type, body, state, attempts, next_at, created_at)
-       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, 'pending', 0, value ->> 7, value ->> 7
-         FROM json_each(?)`,
+      `INSERT INTO deliveries (id, channel, event_seq, endpoint_id, tenant_id, message_id, event_type, body, state, attempts, next_at, created_at)
+       SELECT value ->> 0, 'webhook', value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, 'pending', 0, value ->> 7, value ->> 7
+         FROM json_each(?)
+        WHERE EXISTS (SELECT 1 FROM events WHERE seq = value ->> 1 AND dispatched = 0)
+          AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = value ->> 2 AND state = 'active')`,
       [
         JSON.stringify(
           deliveries.map((d) => [
@@ -67,32 +76,46 @@ export async function createDeliveries(
   }
 }
 
+// `+t.target`: a plain value, without the union column's affinity, is what lets SQLite look
+// each destination up in the expression index instead of scanning it.
+export const CLAIM_DELIVERIES = `UPDATE deliveries SET lease_until = ?1 + ?2
+      WHERE id IN (
+        SELECT d.id
+          FROM (SELECT id AS target FROM webhook_endpoints WHERE state = 'active' UNION ALL SELECT 'mail') AS t
+          JOIN deliveries AS d ON d.id IN (
+            SELECT id FROM deliveries INDEXED BY deliveries_pending
+             WHERE coalesce(endpoint_id, channel) = +t.target AND state = 'pending' AND next_at <= ?1
+               AND (lease_until IS NULL OR lease_until <= ?1)
+             ORDER BY next_at LIMIT ?5)
+         WHERE t.target NOT IN (SELECT value FROM json_each(?4))
+         ORDER BY d.next_at LIMIT ?3)
+      RETURNING id, channel, endpoint_id, message_id, body, attempts,
+        (SELECT url FROM webhook_endpoints WHERE id = endpoint_id) AS url,
+        (SELECT secret FROM webhook_endpoints WHERE id = endpoint_id) AS secret`;
+
 /**
- * Takes up to `limit` due deliveries for `leaseMs`, at most `perEndpoint` of one endpoint, none
- * of the endpoints given (those with as many in flight as they may have).
+ * Takes up to `limit` due deliveries for `leaseMs`, at most `perEndpoint` of one endpoint (all
+ * mail counts as one endpoint, the SMTP server), none of the busy ones given (an endpoint id, or
+ * `mail`).
  */
 export function claimDeliveries(
   db: Connection,
   now: number,
   leaseMs: number,
   limit: number,
-  busyEndpoints: readonly string[],
+  busy: readonly string[],
   perEndpoint: number,
 ): Promise<ClaimedDelivery[]> {
-  return db.all<ClaimedDelivery>(
-    `UPDATE deliveries SET lease_until = ?1 + ?2
-      WHERE id IN (
-        SELECT id FROM (
-          SELECT id, next_at, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_at) AS nth
-            FROM deliveries INDEXED BY deliveries_due
-           WHERE state = 'pending' AND next_at <= ?1 AND (lease_until IS NULL OR lease_until <= ?1)
-             AND endpoint_id NOT IN (SELECT value FROM json_each(?4)))
-         WHERE nth <= ?5 ORDER BY next_at LIMIT ?3)
-      RETURNING id, endpoint_id, message_id, body, attempts,
-        (SELECT url FROM webhook_endpoints WHERE id = endpoint_id) AS url,
-        (SELECT secret FROM webhook_endpoints WHERE id = endpoint_id) AS secret`,
-    [now, leaseMs, limit, JSON.stringify(busyEndpoints), perEndpoint],
+  return db.all<ClaimedDelivery>(CLAIM_DELIVERIES, [now, leaseMs, limit, JSON.stringify(busy), perEndpoint]);
+}
+
+/** How many mails wait to be sent: what a server without SMTP owes (contract §15). */
+export async function waitingMail(db: Connection): Promise<number> {
+  const row = await db.get<{ n: number }>(
+    `SELECT count(*) AS n FROM deliveries INDEXED BY deliveries_pending
+      WHERE coalesce(endpoint_id, channel) = 'mail' AND state = 'pending'`,
   );
+  return row?.n ?? 0;
 }
 
 /** Records an attempt and what follows from it: delivered, due again at `nextAt`, or failed. */
@@ -105,7 +128,7 @@ export async function recordAttempt(
     error: string | null;
     durationMs: number;
   },
-  next: { state: 'pending' | 'delivered' | 'failed'; nextAt: number },
+  next: { state: DeliveryState; nextAt: number },
 ): Promise<void> {
   await db.run(
     'INSERT INTO delivery_attempts (delivery_id, at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?)',

@@ -1,7 +1,8 @@
 import { generateReferralCode, normalizeReferralCode } from '@waitlistkit/protocol';
-import { newId, newMessageId, newStatusToken } from '../../domain/ids.js';
-import type { SignupResult } from '../../domain/records.js';
-import { creditFor } from '../../domain/referrals.js';
+import { mailsAgain } from '../../domain/confirmation.js';
+import { newCapabilityToken, newId, newMessageId } from '../../domain/ids.js';
+import type { SignupInput, SignupResult } from '../../domain/records.js';
+import { type Credit, creditFor } from '../../domain/referrals.js';
 import { searchText } from '../../domain/search.js';
 import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
 import type { Connection } from './connection.js';
@@ -26,7 +27,7 @@ export const lastSeq = (waitlist: string) => `max(
   coalesce((SELECT seq FROM erased_seqs WHERE waitlist_id = ${waitlist} ORDER BY seq DESC LIMIT 1), 0))`;
 
 const INSERT_COLUMNS = `id, waitlist_id, seq, email, email_norm, email_search, referral_code,
-  status_token, referred_by, referral_count, rank_key, joined_us`;
+  status_token, referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us`;
 
 /**
  * A fresh sign-up without a referral code, in one statement: the row takes the next seq and a
@@ -36,18 +37,15 @@ const INSERT_COLUMNS = `id, waitlist_id, seq, email, email_norm, email_search, r
  * two on the committer's serial path, which is what bounds sign-up throughput.
  */
 const INSERT_FRESH = `INSERT INTO subscribers (${INSERT_COLUMNS})
-  SELECT ?1, ?2, last.seq + 1, ?3, ?4, ?5, ?6, ?7, NULL, 0, last.seq + 1, max(?8, last.us + 1)
+  SELECT ?1, ?2, last.seq + 1, ?3, ?4, ?5, ?6, ?7, NULL, 0, last.seq + 1, max(?8, last.us + 1),
+         ?9, iif(?9 IS NULL, NULL, ?8)
     FROM (SELECT ${lastSeq('?2')} AS seq,
             coalesce((SELECT joined_us FROM subscribers WHERE waitlist_id = ?2 ORDER BY seq DESC LIMIT 1), 0) AS us
          ) AS last
    WHERE EXISTS (SELECT 1 FROM waitlists WHERE id = ?2 AND archived = 0)
   ON CONFLICT (waitlist_id, email_norm) DO NOTHING`;
 
-export interface FreshSignup {
-  waitlistId: string;
-  email: string;
-  emailNorm: string;
-}
+export type FreshSignup = Omit<SignupInput, 'referralCode'>;
 
 /**
  * Many fresh sign-ups (no referral code) in one statement: each input whose waitlist is live and
@@ -58,7 +56,7 @@ export interface FreshSignup {
 const INSERT_FRESH_MANY = `WITH
   input AS (
     SELECT key AS k, value ->> 0 AS wl, value ->> 1 AS email, value ->> 2 AS norm, value ->> 3 AS id,
-           value ->> 4 AS code, value ->> 5 AS token, value ->> 6 AS search
+           value ->> 4 AS code, value ->> 5 AS token, value ->> 6 AS search, value ->> 7 AS confirm
       FROM json_each(?1)),
   firsts AS (
     SELECT *, row_number() OVER (PARTITION BY wl, norm ORDER BY k) AS nth FROM input),
@@ -73,7 +71,7 @@ const INSERT_FRESH_MANY = `WITH
       FROM (SELECT DISTINCT wl FROM fresh))
 INSERT INTO subscribers (${INSERT_COLUMNS})
   SELECT f.id, f.wl, l.seq + f.n, f.email, f.norm, f.search, f.code, f.token, NULL, 0, l.seq + f.n,
-         max(?2 + f.n - 1, l.us + f.n)
+         max(?2 + f.n - 1, l.us + f.n), f.confirm, iif(f.confirm IS NULL, NULL, ?2)
     FROM fresh AS f JOIN last AS l USING (wl)
    ORDER BY f.k
   RETURNING id`;
@@ -93,7 +91,8 @@ export async function insertOrMatchMany(
   const drafts = inputs.map((input) => ({
     id: newId('subscriber'),
     referral_code: generateReferralCode(),
-    status_token: newStatusToken(),
+    status_token: newCapabilityToken(),
+    confirm_token: input.confirm ? newCapabilityToken() : null,
     input,
   }));
   let created = new Set<string>();
@@ -110,6 +109,7 @@ export async function insertOrMatchMany(
         d.referral_code,
         d.status_token,
         searchText(d.input.email),
+        d.confirm_token,
       ]),
     );
     try {
@@ -122,8 +122,12 @@ export async function insertOrMatchMany(
   const results: SignupResult[] = [];
   for (const draft of drafts) {
     if (created.has(draft.id)) {
-      const { input: _, ...subscriber } = draft;
-      results.push({ outcome: 'created', subscriber, credited: undefined });
+      const { id, referral_code, status_token } = draft;
+      results.push({
+        outcome: 'created',
+        subscriber: { id, referral_code, status_token },
+        credited: undefined,
+      });
     } else {
       results.push(await insertOrMatchSubscriber(db, { ...draft.input, referralCode: undefined }, nowUs));
     }
@@ -144,21 +148,49 @@ async function withFreeCode<T>(insert: (code: string) => Promise<T>): Promise<{ 
   }
 }
 
+/** Credits a referral: the referrer's count and rank move, and the event is recorded with them. */
+export async function applyCredit(
+  db: Connection,
+  credit: Credit,
+  event: { tenantId: string; waitlistId: string; subscriberId: string; atMs: number },
+): Promise<void> {
+  await db.run('UPDATE subscribers SET referral_count = ?, rank_key = ? WHERE id = ?', [
+    credit.referralCount,
+    credit.rankKey,
+    credit.referrerId,
+  ]);
+  await addEvent(
+    db,
+    {
+      messageId: newMessageId(),
+      tenantId: event.tenantId,
+      waitlistId: event.waitlistId,
+      type: 'referral.credited',
+      subjectId: credit.referrerId,
+      data: { subscriber_id: event.subscriberId },
+    },
+    event.atMs,
+  );
+}
+
 /**
  * Creates the subscriber or matches the existing one of the same normalised email. Runs inside
  * the committer's transaction, so concurrent signups are applied one after another: one row per
  * email, identical answers, one credit. A sign-up without a referral code is one statement when
- * it creates the row; otherwise everything it needs to read comes in one round trip.
+ * it creates the row; otherwise everything it needs to read comes in one round trip. On a
+ * waitlist that confirms emails the referral is only noted (`referred_by`) and credited on
+ * confirmation, and a re-sign-up of an unconfirmed address may queue the mail again.
  */
 export async function insertOrMatchSubscriber(
   db: Connection,
-  input: { waitlistId: string; email: string; emailNorm: string; referralCode: string | undefined },
+  input: SignupInput,
   nowUs: number,
 ): Promise<SignupResult> {
   const code = normalizeReferralCode(input.referralCode) ?? null;
+  const confirmToken = input.confirm ? newCapabilityToken() : null;
   if (code === null) {
     const id = newId('subscriber');
-    const statusToken = newStatusToken();
+    const statusToken = newCapabilityToken();
     const { value: inserted, code: referralCode } = await withFreeCode((candidate) =>
       db.run(INSERT_FRESH, [
         id,
@@ -169,6 +201,7 @@ export async function insertOrMatchSubscriber(
         candidate,
         statusToken,
         nowUs,
+        confirmToken,
       ]),
     );
     if (inserted.changes === 1) {
@@ -182,8 +215,9 @@ export async function insertOrMatchSubscriber(
   }
   const facts = (await db.get<Facts>(
     `SELECT
-       (SELECT json_array(id, referral_code, status_token) FROM subscribers
-         WHERE waitlist_id = ?1 AND email_norm = ?2) AS existing,
+       (SELECT json_array(id, referral_code, status_token, confirm_token IS NOT NULL AND confirmed_us IS NULL,
+                          confirm_mailed_us)
+          FROM subscribers WHERE waitlist_id = ?1 AND email_norm = ?2) AS existing,
        ${lastSeq('?1')} AS last_seq,
        (SELECT joined_us FROM subscribers WHERE waitlist_id = ?1 ORDER BY seq DESC LIMIT 1) AS last_us,
        (SELECT json_array(id, seq, referral_count) FROM subscribers
@@ -194,14 +228,24 @@ export async function insertOrMatchSubscriber(
   )) as Facts;
   if (facts.settings === null) return { outcome: 'waitlist_gone' };
   if (facts.existing !== null) {
-    const [id, referral_code, status_token] = JSON.parse(facts.existing) as [string, string, string];
+    const [id, referral_code, status_token, unconfirmed, mailedUs] = JSON.parse(facts.existing) as [
+      string,
+      string,
+      string,
+      0 | 1,
+      number | null,
+    ];
+    if (input.confirm && unconfirmed === 1 && mailsAgain(mailedUs, nowUs)) {
+      // The update queues the mail (trigger subscribers_confirm_mail_again).
+      await db.run('UPDATE subscribers SET confirm_mailed_us = ? WHERE id = ?', [nowUs, id]);
+    }
     return { outcome: 'matched', subscriber: { id, referral_code, status_token }, credited: undefined };
   }
   const settings: WaitlistSettings = settingsFromJson(facts.settings);
   const seq = (facts.last_seq ?? 0) + 1;
   const joinedUs = Math.max(nowUs, (facts.last_us ?? 0) + 1);
   const id = newId('subscriber');
-  const statusToken = newStatusToken();
+  const statusToken = newCapabilityToken();
   const found =
     facts.referrer === null ? undefined : (JSON.parse(facts.referrer) as [string, number, number]);
   const credit = creditFor(
@@ -210,7 +254,7 @@ export async function insertOrMatchSubscriber(
     found && { id: found[0], seq: found[1], referral_count: found[2] },
   );
   const { code: referralCode } = await withFreeCode((candidate) =>
-    db.run(`INSERT INTO subscribers (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`, [
+    db.run(`INSERT INTO subscribers (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`, [
       id,
       input.waitlistId,
       seq,
@@ -222,30 +266,22 @@ export async function insertOrMatchSubscriber(
       credit?.referrerId ?? null,
       seq,
       joinedUs,
+      confirmToken,
+      confirmToken === null ? null : joinedUs,
     ]),
   );
-  if (credit) {
-    await db.run('UPDATE subscribers SET referral_count = ?, rank_key = ? WHERE id = ?', [
-      credit.referralCount,
-      credit.rankKey,
-      credit.referrerId,
-    ]);
-    await addEvent(
-      db,
-      {
-        messageId: newMessageId(),
-        tenantId: facts.tenant_id as string,
-        waitlistId: input.waitlistId,
-        type: 'referral.credited',
-        subjectId: credit.referrerId,
-        data: { subscriber_id: id },
-      },
-      Math.floor(joinedUs / 1000),
-    );
+  const creditNow = credit && confirmToken === null ? credit : undefined;
+  if (creditNow) {
+    await applyCredit(db, creditNow, {
+      tenantId: facts.tenant_id as string,
+      waitlistId: input.waitlistId,
+      subscriberId: id,
+      atMs: Math.floor(joinedUs / 1000),
+    });
   }
   return {
     outcome: 'created',
     subscriber: { id, referral_code: referralCode, status_token: statusToken },
-    credited: credit?.referrerId,
+    credited: creditNow?.referrerId,
   };
 }

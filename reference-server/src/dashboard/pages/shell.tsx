@@ -106,6 +106,11 @@ export function dashboardPage(
   );
 }
 
+/** A stored time as people read it, in UTC, to the minute or (for things a second apart) the second. */
+export function when(iso: string, to: 'minute' | 'second' = 'minute') {
+  return <time dateTime={iso}>{`${iso.slice(0, to === 'minute' ? 16 : 19).replace('T', ' ')} UTC`}</time>;
+}
+
 export function Csrf({ token }: { token: string }) {
   return <input type="hidden" name="_csrf" value={token} />;
 }

@@ -45,7 +45,7 @@ svg.chart text { fill: var(--muted); font-size: 12px; } svg.chart .tick { text-a
 details summary { cursor: pointer; color: var(--accent); min-height: 24px; }
 `;
 
-export type Section = 'waitlists' | 'keys' | 'activity';
+export type Section = 'waitlists' | 'keys' | 'webhooks' | 'activity';
 
 export function dashboardPage(
   title: string,
@@ -77,6 +77,7 @@ export function dashboardPage(
                 <ul>
                   {link('/dashboard/waitlists', 'waitlists', 'Waitlists')}
                   {link('/dashboard/keys', 'keys', 'API keys')}
+                  {link('/dashboard/webhooks', 'webhooks', 'Webhooks')}
                   {link('/dashboard/activity', 'activity', 'Activity')}
                 </ul>
               </nav>

@@ -190,7 +190,7 @@ describe('deliveries', () => {
     }
   });
 
-  it('deletes an endpoint: gone from the list, and its page says so, with no Send again', async () => {
+  it('deletes an endpoint: gone from the list, its page says so, and its deliveries cannot be sent again', async () => {
     const r = await receiver(() => 200);
     try {
       const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
@@ -198,6 +198,7 @@ describe('deliveries', () => {
       const hook = await addEndpoint(b, `${r.url}/doomed`);
       await publicPost(h.server, t.waitlistId, { email: 'doomed@example.com' });
       const delivered = await pageUntil(b, hook.id, (page) => page.includes('Delivered'));
+      const [deliveryId] = deliveryIds(delivered.html);
       const token = Browser.csrf(delivered.html);
 
       const deleted = await b.post(`/dashboard/webhooks/${hook.id}/delete`, { _csrf: token });
@@ -212,6 +213,15 @@ describe('deliveries', () => {
       expect(text(page.html)).toMatch(/Deleted .* UTC: nothing more is sent to it\./);
       expect(text(page.html)).toContain('subscriber.created Delivered');
       expect(page.html).not.toContain('Send again');
+      const forged = await b.post(`/dashboard/webhooks/${hook.id}/deliveries/${deliveryId}/resend`, {
+        _csrf: token,
+      });
+      expect(forged.res.status).toBe(400);
+      expect(text(forged.html)).toContain('The endpoint was deleted; nothing more is sent to it.');
+      // Refused in the write: the delivery was never made pending again.
+      expect(text((await b.get(`/dashboard/webhooks/${hook.id}`)).html)).toContain(
+        'subscriber.created Delivered',
+      );
     } finally {
       await r.close();
     }

@@ -530,12 +530,17 @@ export class Operators {
     return this.store.reads.outbox.deliveries(endpoint.id, state);
   }
 
-  /** Sends a delivery again, as an admin of its endpoint's tenant. */
+  /** Sends a delivery again, as an admin of its endpoint's tenant, unless the endpoint was deleted. */
   async resend(operatorId: string, deliveryId: string) {
     const endpointId = await this.store.reads.outbox.endpointOf(deliveryId);
     if (!endpointId) throw notFound('delivery', deliveryId);
     const { operator, actor } = await this.adminWebhook(operatorId, endpointId);
     await this.store.write(async (tx) => {
+      // The worker sends whatever is pending, to the address the endpoint had: checked in the
+      // write, so a deletion committed just before is seen.
+      if ((await tx.webhooks.get(endpointId))?.state !== 'active') {
+        throw conflict('The endpoint was deleted; nothing more is sent to it.');
+      }
       await tx.outbox.resend(deliveryId, this.clock.now());
       await tx.activity.append(
         {

@@ -9,7 +9,7 @@ import type { Waitlist, WebhookEndpoint } from '../../domain/records.js';
 import type { Page } from '../../web/page.js';
 import type { FieldErrors, WebhookForm } from '../forms.js';
 import type { Who } from '../respond.js';
-import { Csrf, dashboardPage, FieldError, when } from './shell.js';
+import { Csrf, dashboardPage, FieldError, PostButton, ShownOnce, Table, when } from './shell.js';
 
 type Delivery = Awaited<ReturnType<Operators['deliveries']>>[number];
 
@@ -59,48 +59,32 @@ export function webhooksPage(who: Who, view: WebhooksView): Page {
         </p>
       ) : null}
       <section class="card">
-        <div class="table-wrap">
-          <table>
-            <caption>Webhook endpoints of your organisation</caption>
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">Waitlist</th>
-                <th scope="col">Created</th>
-                {admin ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {endpoints.length === 0 ? (
-                <tr>
-                  <td colSpan={admin ? 5 : 4}>No endpoints yet.</td>
-                </tr>
-              ) : (
-                endpoints.map((e) => (
-                  <tr key={e.id}>
-                    <td>
-                      <a href={webhookPath(e.id)}>{e.url}</a>
-                    </td>
-                    <td>{eventsLabel(e)}</td>
-                    <td>{waitlistLabel(e, waitlists)}</td>
-                    <td>{when(e.created_at)}</td>
-                    {admin ? (
-                      <td>
-                        <form method="post" action={`${webhookPath(e.id)}/delete`}>
-                          <Csrf token={who.csrf} />
-                          <button type="submit" class="danger" aria-label={`Delete ${e.url}`}>
-                            Delete
-                          </button>
-                        </form>
-                      </td>
-                    ) : null}
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          caption="Webhook endpoints of your organisation"
+          columns={['URL', 'Events', 'Waitlist', 'Created', admin && 'Actions']}
+          empty="No endpoints yet."
+          rows={endpoints.map((e) => (
+            <tr key={e.id}>
+              <td>
+                <a href={webhookPath(e.id)}>{e.url}</a>
+              </td>
+              <td>{eventsLabel(e)}</td>
+              <td>{waitlistLabel(e, waitlists)}</td>
+              <td>{when(e.created_at)}</td>
+              {admin ? (
+                <td>
+                  <PostButton
+                    action={`${webhookPath(e.id)}/delete`}
+                    csrf={who.csrf}
+                    label="Delete"
+                    name={`Delete ${e.url}`}
+                    kind="danger"
+                  />
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        />
       </section>
       {admin ? <CreateForm who={who} view={view} /> : null}
     </>,
@@ -175,20 +159,15 @@ export function webhookCreatedPage(who: Who, endpoint: WebhookEndpoint, secret: 
     'Endpoint added',
     who,
     'webhooks',
-    <section class="card">
-      <p class="warning">
-        Copy the signing secret now. This is the only time it is shown: your receiver needs it to check that
-        deliveries come from us, and it cannot be shown again.
-      </p>
-      <label for="webhook-secret">Signing secret of {endpoint.url}</label>
-      <input id="webhook-secret" readOnly value={secret} />
-      <p class="actions">
-        <button type="button" data-copy="webhook-secret" data-copied="Secret copied." hidden>
-          Copy secret
-        </button>
-        <a href={webhookPath(endpoint.id)}>Done</a>
-      </p>
-    </section>,
+    <ShownOnce
+      id="webhook-secret"
+      warning="Copy the signing secret now. This is the only time it is shown: your receiver needs it to check that deliveries come from us, and it cannot be shown again."
+      label={`Signing secret of ${endpoint.url}`}
+      value={secret}
+      copy="Copy secret"
+      copied="Secret copied."
+      done={webhookPath(endpoint.id)}
+    />,
   );
 }
 
@@ -244,50 +223,33 @@ export function webhookPage(who: Who, view: WebhookView): Page {
         </dl>
       </section>
       <section class="card">
-        <div class="table-wrap">
-          <table>
-            <caption>Recent deliveries, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">State</th>
-                <th scope="col">Created</th>
-                <th scope="col">Attempts</th>
-                {canResend ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.length === 0 ? (
-                <tr>
-                  <td colSpan={canResend ? 5 : 4}>No deliveries yet.</td>
-                </tr>
-              ) : (
-                deliveries.map((d) => (
-                  <tr key={d.id}>
-                    <td>
-                      <code>{d.event_type}</code>
-                    </td>
-                    <td>{STATE_LABEL[d.state]}</td>
-                    <td>{when(d.created_at)}</td>
-                    <td>
-                      <Attempts attempts={d.attempts} />
-                    </td>
-                    {canResend ? (
-                      <td>
-                        <form method="post" action={`${webhookPath(e.id)}/deliveries/${d.id}/resend`}>
-                          <Csrf token={who.csrf} />
-                          <button type="submit" class="secondary">
-                            Send again
-                          </button>
-                        </form>
-                      </td>
-                    ) : null}
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          caption="Recent deliveries, newest first"
+          columns={['Event', 'State', 'Created', 'Attempts', canResend && 'Actions']}
+          empty="No deliveries yet."
+          rows={deliveries.map((d) => (
+            <tr key={d.id}>
+              <td>
+                <code>{d.event_type}</code>
+              </td>
+              <td>{STATE_LABEL[d.state]}</td>
+              <td>{when(d.created_at)}</td>
+              <td>
+                <Attempts attempts={d.attempts} />
+              </td>
+              {canResend ? (
+                <td>
+                  <PostButton
+                    action={`${webhookPath(e.id)}/deliveries/${d.id}/resend`}
+                    csrf={who.csrf}
+                    label="Send again"
+                    kind="secondary"
+                  />
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        />
       </section>
       <p>
         <a href="/dashboard/webhooks">Back to webhooks</a>

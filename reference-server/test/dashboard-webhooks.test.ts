@@ -15,13 +15,20 @@ import { deliveriesUntil, receiver, until } from './webhook-receiver.js';
 let h: Harness;
 // The rules of a real deployment: https to public addresses only.
 let strict: Harness;
+// One receiver for the file; each test's endpoint has a path of its own. Paths in `failing`
+// answer 500.
+let r: Awaited<ReturnType<typeof receiver>>;
+const failing = new Set<string>();
+const at = (path: string) => r.received.filter((x) => x.path === path);
+
 beforeAll(async () => {
-  [h, strict] = await Promise.all([
+  [h, strict, r] = await Promise.all([
     harness({ WAITLIST_WEBHOOK_ALLOW_PRIVATE: '1', WAITLIST_WEBHOOK_RETRY_SCHEDULE: '3600' }),
     harness(),
+    receiver((x) => (failing.has(x.path) ? 500 : 200)),
   ]);
 });
-afterAll(() => Promise.all([h.close(), strict.close()]));
+afterAll(() => Promise.all([h.close(), strict.close(), r.close()]));
 
 /** The words of a page's main part, as one line; a time's closing tag leaves a space before a colon. */
 const text = (html: string) =>
@@ -74,46 +81,53 @@ const pageUntil = (b: Browser, id: string, done: (pageText: string) => boolean) 
     (page) => done(text(page.html)),
   );
 
+/** A tenant whose admin added an endpoint at `path` through the form, and one sign-up delivered there. */
+async function deliveredOnce(path: string) {
+  const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+  const b = await adminOf(t);
+  const hook = await addEndpoint(b, `${r.url}${path}`);
+  expect((await publicPost(h.server, t.waitlistId, { email: `${path.slice(1)}@example.com` })).status).toBe(
+    202,
+  );
+  const page = await pageUntil(b, hook.id, (words) => words.includes('Delivered'));
+  return { t, b, hook, page, deliveryId: deliveryIds(page.html)[0] as string };
+}
+
 describe('creating an endpoint', () => {
   it('shows the signing secret once, and that secret verifies a real delivery', async () => {
-    const r = await receiver(() => 200);
-    try {
-      const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
-      const b = await adminOf(t);
-      const hook = await addEndpoint(b, `${r.url}/hook`, ['subscriber.created'], t.waitlistId);
-      expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
-      expect(hook.shown.res.headers.get('cache-control')).toBe('no-store');
-      expect(text(hook.shown.html)).toContain('This is the only time it is shown');
+    const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+    const b = await adminOf(t);
+    const hook = await addEndpoint(b, `${r.url}/signed`, ['subscriber.created'], t.waitlistId);
+    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(hook.shown.res.headers.get('cache-control')).toBe('no-store');
+    expect(text(hook.shown.html)).toContain('This is the only time it is shown');
 
-      const again = await b.get(hook.reveal);
-      expect(again.res.status).toBe(410);
-      expect(again.html).not.toContain(hook.secret);
-      const list = await b.get('/dashboard/webhooks');
-      expect(list.html).not.toContain(hook.secret);
-      expect(list.html).toContain(`href="/dashboard/webhooks/${hook.id}"`);
-      // Its filters as chosen: the one event type, the one waitlist (by name).
-      expect(text(list.html)).toContain(`${r.url}/hook subscriber.created Launch`);
-      expect((await b.get(`/dashboard/webhooks/${hook.id}`)).html).not.toContain(hook.secret);
+    const again = await b.get(hook.reveal);
+    expect(again.res.status).toBe(410);
+    expect(again.html).not.toContain(hook.secret);
+    const list = await b.get('/dashboard/webhooks');
+    expect(list.html).not.toContain(hook.secret);
+    expect(list.html).toContain(`href="/dashboard/webhooks/${hook.id}"`);
+    // Its filters as chosen: the one event type, the one waitlist (by name).
+    expect(text(list.html)).toContain(`${r.url}/signed subscriber.created Launch`);
+    expect((await b.get(`/dashboard/webhooks/${hook.id}`)).html).not.toContain(hook.secret);
 
-      expect((await publicPost(h.server, t.waitlistId, { email: 'signed@example.com' })).status).toBe(202);
-      const [got] = await until('the delivery', () => r.received.length > 0 && r.received);
-      const event = new Webhook(hook.secret).verify(
-        got?.body as string,
-        got?.headers as Record<string, string>,
-      ) as { type: string; data: { email: string } };
-      expect(event.type).toBe('subscriber.created');
-      expect(event.data.email).toBe('signed@example.com');
-    } finally {
-      await r.close();
-    }
+    expect((await publicPost(h.server, t.waitlistId, { email: 'signed@example.com' })).status).toBe(202);
+    const [got] = await until('the delivery', () => at('/signed').length > 0 && at('/signed'));
+    const event = new Webhook(hook.secret).verify(
+      got?.body as string,
+      got?.headers as Record<string, string>,
+    ) as { type: string; data: { email: string } };
+    expect(event.type).toBe('subscriber.created');
+    expect(event.data.email).toBe('signed@example.com');
   });
 
   it('takes no box checked as every event, and no waitlist chosen as all of them', async () => {
     const t = await h.tenant();
     const b = await adminOf(t);
-    await addEndpoint(b, 'http://127.0.0.1:9/all');
+    await addEndpoint(b, `${r.url}/all`);
     expect(text((await b.get('/dashboard/webhooks')).html)).toContain(
-      'http://127.0.0.1:9/all All events All waitlists',
+      `${r.url}/all All events All waitlists`,
     );
   });
 
@@ -152,172 +166,127 @@ describe('creating an endpoint', () => {
 
 describe('deliveries', () => {
   it('lists each delivery with its attempts; "Send again" makes another attempt at the receiver', async () => {
-    let status = 500;
-    const r = await receiver(() => status);
-    try {
-      const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
-      const b = await adminOf(t);
-      const hook = await addEndpoint(b, `${r.url}/flaky`);
-      expect(text((await b.get(`/dashboard/webhooks/${hook.id}`)).html)).toContain('No deliveries yet.');
+    failing.add('/flaky');
+    const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+    const b = await adminOf(t);
+    const hook = await addEndpoint(b, `${r.url}/flaky`);
+    expect(text((await b.get(`/dashboard/webhooks/${hook.id}`)).html)).toContain('No deliveries yet.');
 
-      expect((await publicPost(h.server, t.waitlistId, { email: 'retry@example.com' })).status).toBe(202);
-      const first = await pageUntil(b, hook.id, (page) => page.includes('HTTP 500'));
-      const firstText = text(first.html);
-      expect(firstText).toMatch(
-        /subscriber\.created Pending \d{4}-\d\d-\d\d \d\d:\d\d UTC \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: HTTP 500, \d+ ms Send again/,
-      );
-      const [deliveryId] = deliveryIds(first.html);
-      expect(r.received).toHaveLength(1);
+    expect((await publicPost(h.server, t.waitlistId, { email: 'retry@example.com' })).status).toBe(202);
+    const first = await pageUntil(b, hook.id, (words) => words.includes('HTTP 500'));
+    expect(text(first.html)).toMatch(
+      /subscriber\.created Pending \d{4}-\d\d-\d\d \d\d:\d\d UTC \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: HTTP 500, \d+ ms Send again/,
+    );
+    const [deliveryId] = deliveryIds(first.html);
+    expect(at('/flaky')).toHaveLength(1);
 
-      status = 200;
-      const token = Browser.csrf(first.html);
-      const resent = await b.post(`/dashboard/webhooks/${hook.id}/deliveries/${deliveryId}/resend`, {
-        _csrf: token,
-      });
-      expect(resent.res.status).toBe(303);
-      expect(resent.res.headers.get('location')).toBe(`/dashboard/webhooks/${hook.id}?resent=1`);
-      expect(text((await b.get(`/dashboard/webhooks/${hook.id}?resent=1`)).html)).toContain(
-        'Sent again: the delivery is pending until its next attempt.',
-      );
-      await until('the second attempt', () => r.received.length === 2);
-      // The same message again, so a receiver can tell it has had it.
-      expect(r.received[1]?.headers['webhook-id']).toBe(r.received[0]?.headers['webhook-id']);
-      const second = await pageUntil(b, hook.id, (page) => page.includes('Delivered'));
-      expect(text(second.html)).toMatch(/HTTP 500, \d+ ms .*HTTP 200, \d+ ms/);
-      expect(deliveryIds(second.html)).toEqual([deliveryId]);
-    } finally {
-      await r.close();
-    }
+    failing.delete('/flaky');
+    const resent = await b.post(`/dashboard/webhooks/${hook.id}/deliveries/${deliveryId}/resend`, {
+      _csrf: Browser.csrf(first.html),
+    });
+    expect(resent.res.status).toBe(303);
+    expect(resent.res.headers.get('location')).toBe(`/dashboard/webhooks/${hook.id}?resent=1`);
+    expect(text((await b.get(`/dashboard/webhooks/${hook.id}?resent=1`)).html)).toContain(
+      'Sent again: the delivery is pending until its next attempt.',
+    );
+    await until('the second attempt', () => at('/flaky').length === 2);
+    // The same message again, so a receiver can tell it has had it.
+    const [one, two] = at('/flaky');
+    expect(two?.headers['webhook-id']).toBe(one?.headers['webhook-id']);
+    const second = await pageUntil(b, hook.id, (words) => words.includes('Delivered'));
+    expect(text(second.html)).toMatch(/HTTP 500, \d+ ms .*HTTP 200, \d+ ms/);
+    expect(deliveryIds(second.html)).toEqual([deliveryId]);
   });
 
   it('deletes an endpoint: gone from the list, its page says so, and its deliveries cannot be sent again', async () => {
-    const r = await receiver(() => 200);
-    try {
-      const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
-      const b = await adminOf(t);
-      const hook = await addEndpoint(b, `${r.url}/doomed`);
-      await publicPost(h.server, t.waitlistId, { email: 'doomed@example.com' });
-      const delivered = await pageUntil(b, hook.id, (page) => page.includes('Delivered'));
-      const [deliveryId] = deliveryIds(delivered.html);
-      const token = Browser.csrf(delivered.html);
+    const { b, hook, page: delivered, deliveryId } = await deliveredOnce('/doomed');
+    const token = Browser.csrf(delivered.html);
 
-      const deleted = await b.post(`/dashboard/webhooks/${hook.id}/delete`, { _csrf: token });
-      expect(deleted.res.status).toBe(303);
-      expect(deleted.res.headers.get('location')).toBe('/dashboard/webhooks?deleted=1');
-      const list = await b.get('/dashboard/webhooks?deleted=1');
-      expect(text(list.html)).toContain('Endpoint deleted: nothing more is sent to it.');
-      expect(list.html).not.toContain(hook.id);
-      expect(text(list.html)).toContain('No endpoints yet.');
+    const deleted = await b.post(`/dashboard/webhooks/${hook.id}/delete`, { _csrf: token });
+    expect(deleted.res.status).toBe(303);
+    expect(deleted.res.headers.get('location')).toBe('/dashboard/webhooks?deleted=1');
+    const list = await b.get('/dashboard/webhooks?deleted=1');
+    expect(text(list.html)).toContain('Endpoint deleted: nothing more is sent to it.');
+    expect(list.html).not.toContain(hook.id);
+    expect(text(list.html)).toContain('No endpoints yet.');
 
-      const page = await b.get(`/dashboard/webhooks/${hook.id}`);
-      expect(text(page.html)).toMatch(/Deleted .* UTC: nothing more is sent to it\./);
-      expect(text(page.html)).toContain('subscriber.created Delivered');
-      expect(page.html).not.toContain('Send again');
-      const forged = await b.post(`/dashboard/webhooks/${hook.id}/deliveries/${deliveryId}/resend`, {
-        _csrf: token,
-      });
-      expect(forged.res.status).toBe(400);
-      expect(text(forged.html)).toContain('The endpoint was deleted; nothing more is sent to it.');
-      // Refused in the write: the delivery was never made pending again.
-      expect(text((await b.get(`/dashboard/webhooks/${hook.id}`)).html)).toContain(
-        'subscriber.created Delivered',
-      );
-    } finally {
-      await r.close();
-    }
+    const page = await b.get(`/dashboard/webhooks/${hook.id}`);
+    expect(text(page.html)).toMatch(/Deleted .* UTC: nothing more is sent to it\./);
+    expect(text(page.html)).toContain('subscriber.created Delivered');
+    expect(page.html).not.toContain('Send again');
+    const forged = await b.post(`/dashboard/webhooks/${hook.id}/deliveries/${deliveryId}/resend`, {
+      _csrf: token,
+    });
+    expect(forged.res.status).toBe(400);
+    expect(text(forged.html)).toContain('The endpoint was deleted; nothing more is sent to it.');
+    // Refused in the write: the delivery was never made pending again.
+    expect(text((await b.get(`/dashboard/webhooks/${hook.id}`)).html)).toContain(
+      'subscriber.created Delivered',
+    );
   });
 });
 
 describe('who may do what', () => {
   it('lets members see endpoints and deliveries, and refuses their create, delete and send again', async () => {
-    const r = await receiver(() => 200);
-    try {
-      const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
-      const hook = await addEndpoint(await adminOf(t), `${r.url}/seen`);
-      await publicPost(h.server, t.waitlistId, { email: 'seen@example.com' });
-      await until('the delivery', () => r.received.length === 1);
+    const { t, hook, deliveryId } = await deliveredOnce('/seen');
+    const member = await signedIn(h, await addOperator(h, t.tenantId, 'member'));
+    const list = await member.get('/dashboard/webhooks');
+    expect(text(list.html)).toContain('Only admins can create or delete webhook endpoints');
+    expect(list.html).toContain(`${r.url}/seen`);
+    expect(list.html).not.toContain('Add endpoint');
+    expect(list.html).not.toContain('/delete');
+    const page = await member.get(`/dashboard/webhooks/${hook.id}`);
+    expect(text(page.html)).toContain('subscriber.created Delivered');
+    expect(page.html).not.toContain('Send again');
 
-      const member = await signedIn(h, await addOperator(h, t.tenantId, 'member'));
-      const list = await member.get('/dashboard/webhooks');
-      expect(text(list.html)).toContain('Only admins can create or delete webhook endpoints');
-      expect(list.html).toContain(`${r.url}/seen`);
-      expect(list.html).not.toContain('Add endpoint');
-      expect(list.html).not.toContain('/delete');
-      const page = await pageUntil(member, hook.id, (p) => p.includes('Delivered'));
-      expect(page.html).not.toContain('Send again');
+    const token = Browser.csrf(list.html);
+    const create = await member.post('/dashboard/webhooks', { _csrf: token, url: `${r.url}/sneaky` });
+    expect(create.res.status).toBe(403);
+    expect(text(create.html)).toContain('Only admins can create webhook endpoints.');
+    // Even a blank URL is refused for who sends it, not for what it says.
+    expect((await member.post('/dashboard/webhooks', { _csrf: token, url: '' })).res.status).toBe(403);
+    const del = await member.post(`/dashboard/webhooks/${hook.id}/delete`, { _csrf: token });
+    expect(del.res.status).toBe(403);
+    expect(text(del.html)).toContain('Only admins can change webhook endpoints.');
+    const resend = await member.post(`/dashboard/webhooks/${hook.id}/deliveries/${deliveryId}/resend`, {
+      _csrf: token,
+    });
+    expect(resend.res.status).toBe(403);
 
-      const token = Browser.csrf(list.html);
-      const create = await member.post('/dashboard/webhooks', { _csrf: token, url: `${r.url}/sneaky` });
-      expect(create.res.status).toBe(403);
-      expect(text(create.html)).toContain('Only admins can create webhook endpoints.');
-      // Even a blank URL is refused for who sends it, not for what it says.
-      expect((await member.post('/dashboard/webhooks', { _csrf: token, url: '' })).res.status).toBe(403);
-      const del = await member.post(`/dashboard/webhooks/${hook.id}/delete`, { _csrf: token });
-      expect(del.res.status).toBe(403);
-      expect(text(del.html)).toContain('Only admins can change webhook endpoints.');
-      const { items } = await h.cli<{ items: { id: string }[] }>([
-        'webhook',
-        'deliveries',
-        '--webhook',
-        hook.id,
-      ]);
-      const resend = await member.post(`/dashboard/webhooks/${hook.id}/deliveries/${items[0]?.id}/resend`, {
-        _csrf: token,
-      });
-      expect(resend.res.status).toBe(403);
-
-      const listed = await h.cli<{ items: { id: string }[] }>(['webhook', 'list', '--tenant', t.tenantId]);
-      expect(listed.items.map((e) => e.id)).toEqual([hook.id]);
-      expect(r.received).toHaveLength(1);
-    } finally {
-      await r.close();
-    }
+    const listed = await h.cli<{ items: { id: string }[] }>(['webhook', 'list', '--tenant', t.tenantId]);
+    expect(listed.items.map((e) => e.id)).toEqual([hook.id]);
+    expect(at('/seen')).toHaveLength(1);
   });
 
   it('knows no endpoint or delivery of another tenant: 404, and nothing changes', async () => {
-    const r = await receiver(() => 200);
-    try {
-      const theirs = await h.tenant({ waitlist: ['--origins', ORIGIN] });
-      const theirAdmin = await adminOf(theirs);
-      const hook = await addEndpoint(theirAdmin, `${r.url}/theirs`);
-      await publicPost(h.server, theirs.waitlistId, { email: 'theirs@example.com' });
-      const [deliveryId] = deliveryIds(
-        (await pageUntil(theirAdmin, hook.id, (page) => page.includes('Delivered'))).html,
-      );
+    const theirs = await deliveredOnce('/theirs');
+    const mine = await h.tenant();
+    const b = await adminOf(mine);
+    const token = Browser.csrf((await b.get('/dashboard/webhooks')).html);
+    const page = await b.get(`/dashboard/webhooks/${theirs.hook.id}`);
+    expect(page.res.status).toBe(404);
+    expect(text(page.html)).toContain('There is no such webhook endpoint in your organisation.');
+    expect(page.html).not.toContain('/theirs');
+    expect((await b.get('/dashboard/webhooks/wh_doesNotExist0000')).res.status).toBe(404);
+    const del = await b.post(`/dashboard/webhooks/${theirs.hook.id}/delete`, { _csrf: token });
+    expect(del.res.status).toBe(404);
+    const resend = `deliveries/${theirs.deliveryId}/resend`;
+    expect(
+      (await b.post(`/dashboard/webhooks/${theirs.hook.id}/${resend}`, { _csrf: token })).res.status,
+    ).toBe(404);
+    // Nor under one's own endpoint's address.
+    const own = await addEndpoint(b, `${r.url}/mine`);
+    expect((await b.post(`/dashboard/webhooks/${own.id}/${resend}`, { _csrf: token })).res.status).toBe(404);
+    // Nor their waitlist as a filter.
+    expect((await submit(b, `${r.url}/mine`, [], theirs.t.waitlistId)).res.status).toBe(404);
 
-      const mine = await h.tenant();
-      const b = await adminOf(mine);
-      const token = Browser.csrf((await b.get('/dashboard/webhooks')).html);
-      const page = await b.get(`/dashboard/webhooks/${hook.id}`);
-      expect(page.res.status).toBe(404);
-      expect(text(page.html)).toContain('There is no such webhook endpoint in your organisation.');
-      expect(page.html).not.toContain(r.url);
-      expect((await b.get('/dashboard/webhooks/wh_doesNotExist0000')).res.status).toBe(404);
-      expect((await b.post(`/dashboard/webhooks/${hook.id}/delete`, { _csrf: token })).res.status).toBe(404);
-      const resend = await b.post(`/dashboard/webhooks/${hook.id}/deliveries/${deliveryId}/resend`, {
-        _csrf: token,
-      });
-      expect(resend.res.status).toBe(404);
-      // Nor under one's own endpoint's address.
-      const own = await addEndpoint(b, `${r.url}/mine`);
-      const under = await b.post(`/dashboard/webhooks/${own.id}/deliveries/${deliveryId}/resend`, {
-        _csrf: token,
-      });
-      expect(under.res.status).toBe(404);
-      expect((await b.get('/dashboard/webhooks')).html).not.toContain(`${r.url}/theirs`);
-      // Another tenant's waitlist as the filter.
-      expect((await submit(b, `${r.url}/x`, [], theirs.waitlistId)).res.status).toBe(404);
-
-      const listed = await h.cli<{ items: { id: string }[] }>([
-        'webhook',
-        'list',
-        '--tenant',
-        theirs.tenantId,
-      ]);
-      expect(listed.items.map((e) => e.id)).toEqual([hook.id]);
-      expect(r.received).toHaveLength(1);
-    } finally {
-      await r.close();
-    }
+    const listed = await h.cli<{ items: { id: string }[] }>([
+      'webhook',
+      'list',
+      '--tenant',
+      theirs.t.tenantId,
+    ]);
+    expect(listed.items.map((e) => e.id)).toEqual([theirs.hook.id]);
+    expect(at('/theirs')).toHaveLength(1);
   });
 });

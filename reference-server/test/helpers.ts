@@ -118,7 +118,12 @@ export class Browser {
     return { res, html: await res.text() };
   }
 
-  async post(path: string, form: Record<string, string>, origin: string | null = new URL(this.base).origin) {
+  /** Posts a form; as pairs, a field may come several times (checkboxes of one name). */
+  async post(
+    path: string,
+    form: Record<string, string> | [string, string][],
+    origin: string | null = new URL(this.base).origin,
+  ) {
     const res = await fetch(this.base + path, {
       method: 'POST',
       headers: {

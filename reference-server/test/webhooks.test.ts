@@ -4,51 +4,13 @@
  * not write), retries on the schedule, redirects not followed, filters, URL rules, a slow
  * receiver that never delays a 202, and a SIGKILL in the middle of a burst that loses nothing.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { webhooks } from '@waitlistkit/client';
 import { WebhookEventSchema } from '@waitlistkit/protocol';
 import { cli, type RunningServer, seedTenant, startServer, tempDir } from '@waitlistkit/testkit';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, harness, ORIGIN, publicPost, SECRET, until } from './helpers.js';
-
-interface Received {
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-type Reply = number | [number, Record<string, string>];
-
-/** An HTTP receiver on loopback; `answer` decides each reply, and may hold it. */
-async function receiver(answer: (r: Received) => Promise<Reply> | Reply) {
-  const received: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8').on('data', (c: string) => {
-      body += c;
-    });
-    req.on('end', async () => {
-      const r = { path: req.url ?? '', headers: req.headers, body };
-      received.push(r);
-      const reply = await answer(r);
-      const [status, headers] = Array.isArray(reply) ? reply : [reply, {}];
-      res.writeHead(status, headers).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { deliveriesUntil, type Reply, receiver } from './webhook-receiver.js';
 
 const ENV = { WAITLIST_WEBHOOK_ALLOW_PRIVATE: '1', WAITLIST_WEBHOOK_RETRY_SCHEDULE: '0,0,0' };
 
@@ -332,17 +294,3 @@ describe('durability', () => {
     }
   }, 120_000);
 });
-
-async function deliveriesUntil<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting for the deliveries');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

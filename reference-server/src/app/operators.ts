@@ -487,18 +487,27 @@ export class Operators {
     return this.store.reads.webhooks.live([tenantId]);
   }
 
-  /** An endpoint of the operator's tenant, as an admin. */
-  private async tenantWebhook(operatorId: string, webhookId: string) {
-    const operator = await this.operator(operatorId);
-    if (operator.role !== 'admin') throw forbidden('Only admins can change webhook endpoints.');
+  /**
+   * An endpoint of the operator's own tenant, deleted ones too (their past deliveries stay
+   * readable); another tenant's is not found, like a missing one. Members may look.
+   */
+  async tenantWebhook(operator: Operator, webhookId: string): Promise<WebhookEndpoint> {
     const endpoint = await this.store.reads.webhooks.get(webhookId);
     if (!endpoint || endpoint.tenant_id !== operator.tenant_id) throw notFound('webhook endpoint', webhookId);
+    return endpoint;
+  }
+
+  /** An endpoint of the operator's tenant, as an admin. */
+  private async adminWebhook(operatorId: string, webhookId: string) {
+    const operator = await this.operator(operatorId);
+    if (operator.role !== 'admin') throw forbidden('Only admins can change webhook endpoints.');
+    const endpoint = await this.tenantWebhook(operator, webhookId);
     const actor = { type: 'operator' as const, id: operator.id, name: operator.email };
     return { operator, endpoint, actor };
   }
 
   async deleteWebhook(operatorId: string, webhookId: string): Promise<WebhookEndpoint> {
-    const { operator, endpoint, actor } = await this.tenantWebhook(operatorId, webhookId);
+    const { operator, endpoint, actor } = await this.adminWebhook(operatorId, webhookId);
     return this.store.write(async (tx) => {
       await tx.webhooks.delete(endpoint.id, this.clock.now());
       await tx.activity.append(
@@ -521,12 +530,17 @@ export class Operators {
     return this.store.reads.outbox.deliveries(endpoint.id, state);
   }
 
-  /** Sends a delivery again, as an admin of its endpoint's tenant. */
+  /** Sends a delivery again, as an admin of its endpoint's tenant, unless the endpoint was deleted. */
   async resend(operatorId: string, deliveryId: string) {
     const endpointId = await this.store.reads.outbox.endpointOf(deliveryId);
     if (!endpointId) throw notFound('delivery', deliveryId);
-    const { operator, actor } = await this.tenantWebhook(operatorId, endpointId);
+    const { operator, actor } = await this.adminWebhook(operatorId, endpointId);
     await this.store.write(async (tx) => {
+      // The worker sends whatever is pending, to the address the endpoint had: checked in the
+      // write, so a deletion committed just before is seen.
+      if ((await tx.webhooks.get(endpointId))?.state !== 'active') {
+        throw conflict('The endpoint was deleted; nothing more is sent to it.');
+      }
       await tx.outbox.resend(deliveryId, this.clock.now());
       await tx.activity.append(
         {

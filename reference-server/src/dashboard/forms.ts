@@ -66,6 +66,29 @@ export function parseSettingsForm(body: unknown): {
   return { patch: patch as SettingsPatch, errors, values };
 }
 
+/** A field sent once per checked box (`events=a&events=b`): its texts, none when absent. */
+export function fieldList(body: unknown, name: string): string[] {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** The webhook endpoint form as it was sent, to show again as typed when it is refused. */
+export interface WebhookForm {
+  url: string;
+  events: string[];
+  /** A waitlist id, or '' for all of them. */
+  waitlist: string;
+}
+
+export function webhookForm(body: unknown): WebhookForm {
+  return {
+    url: field(body, 'url') ?? '',
+    events: fieldList(body, 'events'),
+    waitlist: field(body, 'waitlist') ?? '',
+  };
+}
+
 export function parseName(body: unknown, what: string): { name?: string; error?: string } {
   const name = (field(body, 'name') ?? '').trim();
   if (name === '' || name.length > 200) return { error: `Give the ${what} a name of 1 to 200 characters.` };

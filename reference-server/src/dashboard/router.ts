@@ -16,6 +16,7 @@ import { keyRoutes } from './routes/keys.js';
 import { overviewRoutes } from './routes/overview.js';
 import { subscriberRoutes } from './routes/subscribers.js';
 import { waitlistRoutes } from './routes/waitlists.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import {
   currentSession,
   endSession,
@@ -109,6 +110,7 @@ export function dashboardRouter(app: Container): Router {
   subscriberRoutes(app, router);
   overviewRoutes(app, router);
   keyRoutes(app, router);
+  webhookRoutes(app, router);
   activityRoutes(app, router);
 
   return router;

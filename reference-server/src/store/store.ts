@@ -244,6 +244,8 @@ export interface DeliveryRow {
   endpoint_id: string;
   event_type: string;
   state: DeliveryState;
+  /** When its event happened: a delivery is dated by its event, not by when the worker made it. */
+  created_at: string;
   attempts: { at: string; status: number | null; error: string | null; duration_ms: number }[];
 }
 

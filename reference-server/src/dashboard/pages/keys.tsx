@@ -1,7 +1,7 @@
 import { type Plan, planAllowsApi } from '@waitlistkit/protocol';
 import type { ApiKey, Operator } from '../../domain/records.js';
 import type { Page } from '../../web/page.js';
-import { Csrf, dashboardPage, NameField } from './shell.js';
+import { Csrf, dashboardPage, NameField, ShownOnce } from './shell.js';
 
 interface Who {
   operator: Operator;
@@ -109,22 +109,15 @@ export function keyCreatedPage(who: Who, key: ApiKey, value: string): Page {
     'Key created',
     who,
     'keys',
-    <section class="card">
-      <p class="warning">
-        Copy the key now. This is the only time it is shown: it is stored only as a hash and cannot be
-        recovered.
-      </p>
-      <label for="key-value">
-        {key.name} ({key.scopes.join(', ')})
-      </label>
-      <input id="key-value" readOnly value={value} />
-      <p class="actions">
-        <button type="button" data-copy="key-value" data-copied="Key copied." hidden>
-          Copy key
-        </button>
-        <a href="/dashboard/keys">Done</a>
-      </p>
-    </section>,
+    <ShownOnce
+      id="key-value"
+      warning="Copy the key now. This is the only time it is shown: it is stored only as a hash and cannot be recovered."
+      label={`${key.name} (${key.scopes.join(', ')})`}
+      value={value}
+      copy="Copy key"
+      copied="Key copied."
+      done="/dashboard/keys"
+    />,
   );
 }
 

@@ -45,7 +45,7 @@ svg.chart text { fill: var(--muted); font-size: 12px; } svg.chart .tick { text-a
 details summary { cursor: pointer; color: var(--accent); min-height: 24px; }
 `;
 
-export type Section = 'waitlists' | 'keys' | 'activity';
+export type Section = 'waitlists' | 'keys' | 'webhooks' | 'activity';
 
 export function dashboardPage(
   title: string,
@@ -77,6 +77,7 @@ export function dashboardPage(
                 <ul>
                   {link('/dashboard/waitlists', 'waitlists', 'Waitlists')}
                   {link('/dashboard/keys', 'keys', 'API keys')}
+                  {link('/dashboard/webhooks', 'webhooks', 'Webhooks')}
                   {link('/dashboard/activity', 'activity', 'Activity')}
                 </ul>
               </nav>
@@ -103,6 +104,96 @@ export function dashboardPage(
     ),
     // With no-referrer, browsers send `Origin: null` on form posts; same-origin keeps it useful.
     { css: CSS, script: COPY_SCRIPT, referrerPolicy: 'same-origin' },
+  );
+}
+
+/** A stored time as people read it, in UTC, to the minute or (for things a second apart) the second. */
+export function when(iso: string, to: 'minute' | 'second' = 'minute') {
+  return <time dateTime={iso}>{`${iso.slice(0, to === 'minute' ? 16 : 19).replace('T', ' ')} UTC`}</time>;
+}
+
+/**
+ * A table as the dashboard shows them: scrolling sideways on a narrow screen, a caption, column
+ * headings (a `false` one is left out), and `empty` in one row when there are no rows.
+ */
+export function Table(props: {
+  caption: ComponentChildren;
+  columns: (string | false)[];
+  empty: string;
+  rows: ComponentChildren[];
+}) {
+  const columns = props.columns.filter((c): c is string => c !== false);
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption>{props.caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th scope="col" key={c}>
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.length === 0 ? (
+            <tr>
+              <td colSpan={columns.length}>{props.empty}</td>
+            </tr>
+          ) : (
+            props.rows
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A form of one button posting to `action`: an action that needs no input but the session's token. */
+export function PostButton(props: {
+  action: string;
+  csrf: string;
+  label: string;
+  /** The button's name for assistive technology, when the label alone does not say what it acts on. */
+  name?: string;
+  kind: 'danger' | 'secondary';
+}) {
+  return (
+    <form method="post" action={props.action}>
+      <Csrf token={props.csrf} />
+      <button type="submit" class={props.kind} aria-label={props.name}>
+        {props.label}
+      </button>
+    </form>
+  );
+}
+
+/**
+ * A secret on the one page that shows it: the warning, the value (always selectable; a copy
+ * button once the page's script runs), and the way on.
+ */
+export function ShownOnce(props: {
+  id: string;
+  warning: string;
+  label: ComponentChildren;
+  value: string;
+  copy: string;
+  copied: string;
+  done: string;
+}) {
+  return (
+    <section class="card">
+      <p class="warning">{props.warning}</p>
+      <label for={props.id}>{props.label}</label>
+      <input id={props.id} readOnly value={props.value} />
+      <p class="actions">
+        <button type="button" data-copy={props.id} data-copied={props.copied} hidden>
+          {props.copy}
+        </button>
+        <a href={props.done}>Done</a>
+      </p>
+    </section>
   );
 }
 

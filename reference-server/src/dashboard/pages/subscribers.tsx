@@ -7,9 +7,7 @@ import { ADMISSION_MAX, SubscriberStatus } from '@waitlistkit/protocol';
 import type { ListedSubscriber, ListPage, Waitlist } from '../../domain/records.js';
 import type { Page } from '../../web/page.js';
 import type { Who } from '../respond.js';
-import { Csrf, dashboardPage, FieldError } from './shell.js';
-
-const when = (iso: string) => <time dateTime={iso}>{`${iso.slice(0, 16).replace('T', ' ')} UTC`}</time>;
+import { Csrf, dashboardPage, FieldError, when } from './shell.js';
 
 export const subscribersPath = (waitlistId: string) => `/dashboard/waitlists/${waitlistId}/subscribers`;
 export const subscriberPath = (waitlistId: string, id: string) => `${subscribersPath(waitlistId)}/${id}`;

@@ -1,5 +1,4 @@
 /** API keys: list, create (the value shown once), revoke. The rules are the app's; refusals become pages. */
-import { randomBytes } from 'node:crypto';
 import type { KeyPreset } from '@waitlistkit/protocol';
 import type { Response, Router } from 'express';
 import type { Container } from '../../container.js';
@@ -7,12 +6,11 @@ import { field, parseName } from '../forms.js';
 import { keyCreatedPage, keyGonePage, keysPage, revokePage } from '../pages/keys.js';
 import { refused } from '../refusals.js';
 import { sendPage, who } from '../respond.js';
+import { oneTimeReveals } from '../reveal.js';
 
 export function keyRoutes(app: Container, router: Router): void {
-  const { operators, clock } = app;
-  // Values of keys just created, shown once on the page the creation redirects to. In memory
-  // only: a key's value is never written anywhere.
-  const revealOnce = new Map<string, { keyId: string; value: string; until: number }>();
+  const { operators } = app;
+  const reveals = oneTimeReveals(app.clock);
 
   async function renderKeys(res: Response, form: { name?: string; error?: string } = {}, status = 200) {
     const { operator } = who(res);
@@ -38,24 +36,17 @@ export function keyRoutes(app: Container, router: Router): void {
     if (!name) return renderKeys(res, { name: field(req.body, 'name') ?? '', error }, 400);
     try {
       const { key, value } = await operators.createKey(who(res).operator.id, name, preset as KeyPreset);
-      const reveal = randomBytes(16).toString('base64url');
-      revealOnce.set(reveal, { keyId: key.id, value, until: clock.now() + 10 * 60_000 });
-      res.redirect(303, `/dashboard/keys/created/${reveal}`);
+      res.redirect(303, `/dashboard/keys/created/${reveals.put(key.id, value)}`);
     } catch (failure) {
       refused(res, failure);
     }
   });
 
   router.get('/keys/created/:reveal', async (req, res) => {
-    const entry = revealOnce.get(req.params.reveal as string);
-    revealOnce.delete(req.params.reveal as string);
-    for (const [id, e] of revealOnce) if (e.until < clock.now()) revealOnce.delete(id);
-    const key =
-      entry && entry.until > clock.now()
-        ? await operators.tenantKey(who(res).operator, entry.keyId)
-        : undefined;
-    if (!entry || !key) return sendPage(res, keyGonePage(who(res)), 410);
-    sendPage(res, keyCreatedPage(who(res), key, entry.value));
+    const shown = reveals.take(req.params.reveal as string);
+    const key = shown && (await operators.tenantKey(who(res).operator, shown.id));
+    if (!shown || !key) return sendPage(res, keyGonePage(who(res)), 410);
+    sendPage(res, keyCreatedPage(who(res), key, shown.secret));
   });
 
   router.get('/keys/:id/revoke', async (req, res) => {

@@ -146,8 +146,10 @@ export async function listDeliveries(
   state: string | undefined,
   limit = 100,
 ): Promise<DeliveryRow[]> {
-  const rows = await db.all<Omit<DeliveryRow, 'attempts'> & { attempts: string }>(
-    `SELECT d.id, d.endpoint_id, d.event_type, d.state,
+  const rows = await db.all<
+    Omit<DeliveryRow, 'attempts' | 'created_at'> & { attempts: string; created_at: number }
+  >(
+    `SELECT d.id, d.endpoint_id, d.event_type, d.state, d.created_at,
             (SELECT json_group_array(json_object('at', a.at, 'status', a.status, 'error', a.error, 'duration_ms', a.duration_ms))
                FROM (SELECT * FROM delivery_attempts WHERE delivery_id = d.id ORDER BY at) AS a) AS attempts
        FROM deliveries d WHERE d.endpoint_id = ?1 AND (?2 IS NULL OR d.state = ?2)
@@ -156,6 +158,7 @@ export async function listDeliveries(
   );
   return rows.map((r) => ({
     ...r,
+    created_at: isoNow(r.created_at),
     attempts: (
       JSON.parse(r.attempts) as {
         at: number;

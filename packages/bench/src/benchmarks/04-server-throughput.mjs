@@ -10,21 +10,10 @@ import { cpuSeconds } from '../lib/cpu.mjs';
 import { startHello } from '../lib/proc.mjs';
 import { startScenario, THROUGHPUT_SCENARIOS } from '../lib/scenarios.mjs';
 import { fmtInt, fmtMs, fmtRatio, fmtUs, median, metCell } from '../lib/stats.mjs';
-import { runWrk, wrkScript } from '../lib/wrk.mjs';
+import { checkWrkRun as check, runWrk, wrkScript } from '../lib/wrk.mjs';
 
 const CONNECTIONS = 50;
 const GOAL_RATIO = 0.6;
-
-function check(id, run, expected) {
-  if (run.socketErrors > 0) {
-    throw new Error(
-      `${id}: wrk saw socket errors (connect ${run.connect}, read ${run.read}, write ${run.write}, timeout ${run.timeout})`,
-    );
-  }
-  if (run.unexpected > 0) {
-    throw new Error(`${id}: ${run.unexpected} answers were not ${expected}, e.g. ${run.sample}`);
-  }
-}
 
 export default {
   id: '4',

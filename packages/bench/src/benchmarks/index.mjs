@@ -11,6 +11,7 @@ import serverThroughput from './04-server-throughput.mjs';
 import listLatency from './05-list-latency.mjs';
 import sqliteDriver from './06-sqlite-driver.mjs';
 import clientOverhead from './07-client-overhead.mjs';
+import webhookOutbox from './08-webhook-outbox.mjs';
 
 export const BENCHMARKS = [
   powSolver,
@@ -20,4 +21,5 @@ export const BENCHMARKS = [
   listLatency,
   sqliteDriver,
   clientOverhead,
+  webhookOutbox,
 ];

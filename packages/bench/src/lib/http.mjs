@@ -1,8 +1,11 @@
-/** Sequential HTTP requests over one keep-alive connection (node:http), timed one by one. */
+/**
+ * HTTP requests over keep-alive connections (node:http): one by default, so requests go one at a
+ * time and are timed one by one; `sockets` allows that many requests in flight at once.
+ */
 import { Agent, request } from 'node:http';
 
-export function httpClient(baseUrl) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+export function httpClient(baseUrl, { sockets = 1 } = {}) {
+  const agent = new Agent({ keepAlive: true, maxSockets: sockets });
   const send = (method, path, { headers = {}, body } = {}) =>
     new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));

@@ -40,11 +40,17 @@ async function built() {
   return CLI_PATH;
 }
 
-/** Runs one operator command (`waitlist-server …`) on `db` and parses the JSON it prints. */
-export async function cli(args, db) {
+/**
+ * Runs one operator command (`waitlist-server …`) on `db` and parses the JSON it prints; `env`:
+ * server variables the command reads (e.g. WAITLIST_WEBHOOK_ALLOW_PRIVATE).
+ */
+export async function cli(args, db, env = {}) {
   const cliPath = await built();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args, '--db', db], { cwd: ROOT, env: childEnv() });
+    const child = spawn(process.execPath, [cliPath, ...args, '--db', db], {
+      cwd: ROOT,
+      env: childEnv(env),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c) => {

@@ -26,10 +26,15 @@ export const THROUGHPUT_SCENARIOS = [
 
 /**
  * Creates the database of a server scenario (a file of its own in `dir`, named after it and
- * `tag`) and starts its server (`script`: another build of it, see instrumented-server.mjs). Returns
+ * `tag`) and starts its server (`script`: another build of it, see instrumented-server.mjs).
+ * `beforeStart({ db, tenant })` runs once the tenant exists and before the server starts (item 8
+ * adds a webhook endpoint there); `env` adds server variables. Returns
  * `{ server, db, waitlistId, url, scriptPath, args(prefix), expected, countsRows, stop }`.
  */
-export async function startScenario(id, { dir, listSize = 10_000, nodeArgs = [], script, tag = '' }) {
+export async function startScenario(
+  id,
+  { dir, listSize = 10_000, nodeArgs = [], script, tag = '', env: extraEnv = {}, beforeStart },
+) {
   const db = join(dir, `${id}${tag}.db`);
   let settings = [];
   let env = {};
@@ -53,7 +58,14 @@ export async function startScenario(id, { dir, listSize = 10_000, nodeArgs = [],
   const tenant = await seedTenant(db, settings);
   let seeded;
   if (id === '4d') seeded = seedSubscribers(db, tenant.waitlistId, listSize);
-  const server = await startServer({ db, env, nodeArgs, script, name: `server ${id}` });
+  await beforeStart?.({ db, tenant });
+  const server = await startServer({
+    db,
+    env: { ...env, ...extraEnv },
+    nodeArgs,
+    script,
+    name: `server ${id}${tag}`,
+  });
   const base = {
     id,
     db,

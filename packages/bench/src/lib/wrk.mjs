@@ -72,3 +72,15 @@ export function runWrk({ url, scriptPath, args, connections = 50, seconds = 5, t
     });
   });
 }
+
+/** Throws when a run saw socket errors or an answer other than `expected`; `id` names the run. */
+export function checkWrkRun(id, run, expected) {
+  if (run.socketErrors > 0) {
+    throw new Error(
+      `${id}: wrk saw socket errors (connect ${run.connect}, read ${run.read}, write ${run.write}, timeout ${run.timeout})`,
+    );
+  }
+  if (run.unexpected > 0) {
+    throw new Error(`${id}: ${run.unexpected} answers were not ${expected}, e.g. ${run.sample}`);
+  }
+}

@@ -285,24 +285,26 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX deliveries_endpoint ON deliveries (endpoint_id, created_at);
 
   -- The confirmation mail is queued by the statement that writes the row (as the created event
-  -- is, for the same reason) and again whenever a re-sign-up sets confirm_mailed_us.
-  CREATE TRIGGER subscribers_confirm_mail AFTER INSERT ON subscribers
-    WHEN NEW.confirm_token IS NOT NULL
+  -- is, for the same reason) and again whenever a re-sign-up sets confirm_mailed_us. Both
+  -- triggers queue through this view, so the mail delivery's shape is written once.
+  CREATE VIEW confirmation_mail_queue (subscriber_id, waitlist_id, at_us) AS SELECT NULL, NULL, NULL;
+  CREATE TRIGGER confirmation_mail_queue_insert INSTEAD OF INSERT ON confirmation_mail_queue
   BEGIN
     INSERT INTO deliveries (id, channel, tenant_id, message_id, event_type, body, state, next_at, created_at)
     SELECT 'dlv_' || lower(hex(randomblob(8))), 'mail', tenant_id, 'msg_' || lower(hex(randomblob(12))),
-           'confirmation', json_object('subscriber_id', NEW.id), 'pending', NEW.confirm_mailed_us / 1000,
-           NEW.confirm_mailed_us / 1000
+           'confirmation', json_object('subscriber_id', NEW.subscriber_id), 'pending', NEW.at_us / 1000,
+           NEW.at_us / 1000
       FROM waitlists WHERE id = NEW.waitlist_id;
+  END;
+  CREATE TRIGGER subscribers_confirm_mail AFTER INSERT ON subscribers
+    WHEN NEW.confirm_token IS NOT NULL
+  BEGIN
+    INSERT INTO confirmation_mail_queue VALUES (NEW.id, NEW.waitlist_id, NEW.confirm_mailed_us);
   END;
   CREATE TRIGGER subscribers_confirm_mail_again AFTER UPDATE OF confirm_mailed_us ON subscribers
     WHEN NEW.confirm_token IS NOT NULL AND NEW.confirmed_us IS NULL
   BEGIN
-    INSERT INTO deliveries (id, channel, tenant_id, message_id, event_type, body, state, next_at, created_at)
-    SELECT 'dlv_' || lower(hex(randomblob(8))), 'mail', tenant_id, 'msg_' || lower(hex(randomblob(12))),
-           'confirmation', json_object('subscriber_id', NEW.id), 'pending', NEW.confirm_mailed_us / 1000,
-           NEW.confirm_mailed_us / 1000
-      FROM waitlists WHERE id = NEW.waitlist_id;
+    INSERT INTO confirmation_mail_queue VALUES (NEW.id, NEW.waitlist_id, NEW.confirm_mailed_us);
   END;
   `,
 ];

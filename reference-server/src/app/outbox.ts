@@ -60,26 +60,49 @@ interface Attempted {
 
 const MAIL = 'mail';
 
-/** The event's body as sent: the data as recorded, or the subscriber as it is now when it was left to read. */
-async function bodyOf(tx: Repositories, event: StoredEvent): Promise<string | undefined> {
-  const subscriber = async (id: string) => {
-    const waitlist = await tx.waitlists.get(event.waitlist_id);
-    const found = waitlist && (await tx.subscribers.get(waitlist.id, waitlist.settings, id));
-    return found ? { ...found, waitlist_id: event.waitlist_id } : undefined;
-  };
-  let data: unknown;
-  if (event.type === 'subscriber.created' || event.type === 'subscriber.confirmed')
-    data = await subscriber(event.subject_id);
-  else if (event.type === 'referral.credited') {
-    const referrer = await subscriber(event.subject_id);
-    const recorded = JSON.parse(event.data ?? '{}') as { subscriber_id?: string };
-    data = referrer && { referrer, subscriber_id: recorded.subscriber_id };
-  } else
-    data =
-      event.data === null ? { id: event.subject_id, waitlist_id: event.waitlist_id } : JSON.parse(event.data);
-  // A subscriber erased before the event went out: nothing about them is sent but their deletion.
-  if (data === undefined) return undefined;
-  return JSON.stringify({ type: event.type, timestamp: new Date(event.at).toISOString(), data });
+/** Events whose data is the subject subscriber as it is when the event goes out. */
+const READS_SUBJECT = new Set(['subscriber.created', 'subscriber.confirmed', 'referral.credited']);
+
+/**
+ * The bodies of a batch of events, by event seq: the data as recorded, or the subject subscriber
+ * as it is now when it was left to read, read for the whole batch at once (one statement and one
+ * position count per waitlist). A subscriber erased before the event went out has no body: nothing
+ * about them is sent but their deletion.
+ */
+async function bodiesOf(tx: Repositories, events: readonly StoredEvent[]): Promise<Map<number, string>> {
+  const wanted = new Map<string, Set<string>>();
+  for (const e of events) {
+    if (!READS_SUBJECT.has(e.type)) continue;
+    const ids = wanted.get(e.waitlist_id) ?? new Set<string>();
+    wanted.set(e.waitlist_id, ids.add(e.subject_id));
+  }
+  const subjects = new Map<string, object>();
+  for (const [waitlistId, ids] of wanted) {
+    const waitlist = await tx.waitlists.get(waitlistId);
+    if (!waitlist) continue;
+    for (const s of await tx.subscribers.byIds(waitlistId, waitlist.settings, [...ids]))
+      subjects.set(s.id, { ...s, waitlist_id: waitlistId });
+  }
+  const bodies = new Map<number, string>();
+  for (const event of events) {
+    const subject = subjects.get(event.subject_id);
+    let data: unknown;
+    if (event.type === 'referral.credited') {
+      const recorded = JSON.parse(event.data ?? '{}') as { subscriber_id?: string };
+      data = subject && { referrer: subject, subscriber_id: recorded.subscriber_id };
+    } else if (READS_SUBJECT.has(event.type)) data = subject;
+    else
+      data =
+        event.data === null
+          ? { id: event.subject_id, waitlist_id: event.waitlist_id }
+          : JSON.parse(event.data);
+    if (data !== undefined)
+      bodies.set(
+        event.seq,
+        JSON.stringify({ type: event.type, timestamp: new Date(event.at).toISOString(), data }),
+      );
+  }
+  return bodies;
 }
 
 export class OutboxWorker {
@@ -89,6 +112,8 @@ export class OutboxWorker {
   private ticking: Promise<void> | undefined;
   private again = false;
   private stopping = false;
+  /** Attempts made and not yet recorded: written with the next claim. */
+  private finished: Parameters<Repositories['outbox']['record']>[] = [];
   private readonly attempts = new Set<Promise<void>>();
   private readonly o: Required<OutboxOptions>;
 
@@ -142,6 +167,15 @@ export class OutboxWorker {
     clearInterval(this.timer);
     await this.ticking;
     await Promise.allSettled([...this.attempts]);
+    const records = this.finished.splice(0);
+    if (records.length > 0)
+      await this.deps.store
+        .write(async (tx) => {
+          for (const [attempt, next] of records) await tx.outbox.record(attempt, next);
+        })
+        .catch((error: unknown) =>
+          this.deps.log.error('could not record delivery attempts', { error: String(error) }),
+        );
   }
 
   async tick(): Promise<void> {
@@ -167,10 +201,17 @@ export class OutboxWorker {
       const events = await tx.outbox.pendingEvents(200);
       if (events.length === 0) return undefined;
       const endpoints = await tx.webhooks.live([...new Set(events.map((e) => e.tenant_id))]);
+      const targeted = events.map((event) => ({
+        event,
+        targets: endpoints.filter((endpoint) => wants(endpoint, event)),
+      }));
+      const bodies = await bodiesOf(
+        tx,
+        targeted.filter((t) => t.targets.length > 0).map((t) => t.event),
+      );
       const deliveries: NewDelivery[] = [];
-      for (const event of events) {
-        const targets = endpoints.filter((endpoint) => wants(endpoint, event));
-        const body = targets.length > 0 ? await bodyOf(tx, event) : undefined;
+      for (const { event, targets } of targeted) {
+        const body = bodies.get(event.seq);
         if (body === undefined) continue;
         for (const endpoint of targets) {
           deliveries.push({
@@ -192,15 +233,29 @@ export class OutboxWorker {
     return batch.seqs.length === 200;
   }
 
+  /**
+   * Records the attempts finished since the last tick and claims the next deliveries, in one
+   * write: the single writer is what sign-ups wait for, so the outbox asks it once per tick, not
+   * twice per delivery. A finished attempt not yet recorded still holds its lease, so no other
+   * worker takes it meanwhile; if the write fails, the records wait for the next tick.
+   */
   private async deliver(): Promise<void> {
+    const records = this.finished.splice(0);
     const free = this.o.total - this.running;
-    if (free <= 0) return;
+    if (free <= 0 && records.length === 0) return;
     const busy = [...this.inFlight].filter(([, n]) => n >= this.o.perEndpoint).map(([id]) => id);
     if (!this.channels.mail) busy.push(MAIL);
     const now = this.deps.clock.now();
-    const claimed = await this.deps.store.write((tx) =>
-      tx.outbox.claim(now, this.o.leaseMs, free, busy, this.o.perEndpoint),
-    );
+    let claimed: ClaimedDelivery[];
+    try {
+      claimed = await this.deps.store.write(async (tx) => {
+        for (const [attempt, next] of records) await tx.outbox.record(attempt, next);
+        return free > 0 ? tx.outbox.claim(now, this.o.leaseMs, free, busy, this.o.perEndpoint) : [];
+      });
+    } catch (error) {
+      this.finished.unshift(...records);
+      throw error;
+    }
     for (const delivery of claimed) {
       const endpoint = delivery.endpoint_id ?? MAIL;
       this.inFlight.set(endpoint, (this.inFlight.get(endpoint) ?? 0) + 1);
@@ -240,16 +295,10 @@ export class OutboxWorker {
           : retryAt === undefined
             ? 'failed'
             : 'pending';
-    await this.deps.store
-      .write((tx) =>
-        tx.outbox.record(
-          { deliveryId: d.id, at, status: done.status, error: done.error, durationMs: at - started },
-          { state, nextAt: retryAt ?? at },
-        ),
-      )
-      .catch((error: unknown) =>
-        this.deps.log.error('could not record a delivery attempt', { error: String(error) }),
-      );
+    this.finished.push([
+      { deliveryId: d.id, at, status: done.status, error: done.error, durationMs: at - started },
+      { state, nextAt: retryAt ?? at },
+    ]);
   }
 
   private async webhookOnce(d: ClaimedDelivery & { channel: 'webhook' }, now: number): Promise<Attempted> {

@@ -118,6 +118,8 @@ export interface Subscribers {
   /** A page of the line in position order, or of those admitted; optionally filtered by a literal substring. */
   list(waitlistId: string, settings: WaitlistSettings, query: PageQuery): Promise<ListPage>;
   get(waitlistId: string, settings: WaitlistSettings, id: string): Promise<ListedSubscriber | undefined>;
+  /** These subscribers of the waitlist, in the order given, positions computed together; missing ids left out. */
+  byIds(waitlistId: string, settings: WaitlistSettings, ids: readonly string[]): Promise<ListedSubscriber[]>;
   idByEmail(waitlistId: string, emailNorm: string): Promise<string | undefined>;
   byStatusToken(token: string): Promise<StatusView | undefined>;
   /** Lets in the first `count` of the line, or the waiting ones among the ids; answers them in line order. */

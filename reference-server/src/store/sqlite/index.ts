@@ -11,7 +11,7 @@ import { type Database, openDatabase } from './database.js';
 import { claim, complete, forgetExpiredAnswers, release } from './idempotency.js';
 import { findKeyByHash, getGrant, getKey, insertKey, listKeys, revokeKey, touchKey } from './keys.js';
 import { admit, erase } from './lifecycle.js';
-import { findByStatusToken, getSubscriber, idByEmail, listSubscribers } from './line.js';
+import { findByStatusToken, getSubscriber, idByEmail, listSubscribers, subscribersByIds } from './line.js';
 import { getMeta, putMetaOnce } from './meta.js';
 import { findOperatorByEmail, getOperator, insertOperator, updatePasswordHash } from './operators.js';
 import {
@@ -66,6 +66,7 @@ export function repositories(db: Connection): Repositories {
       signUp: (input, nowUs) => insertOrMatchSubscriber(db, input, nowUs),
       list: (waitlistId, settings, query) => listSubscribers(db, waitlistId, settings, query),
       get: (waitlistId, settings, id) => getSubscriber(db, waitlistId, settings, id),
+      byIds: (waitlistId, settings, ids) => subscribersByIds(db, waitlistId, settings, ids),
       idByEmail: (waitlistId, emailNorm) => idByEmail(db, waitlistId, emailNorm),
       byStatusToken: (token) => findByStatusToken(db, token),
       admit: (waitlistId, settings, admission, nowUs) => admit(db, waitlistId, settings, admission, nowUs),

@@ -22,20 +22,20 @@ export interface Hasher {
 
 /**
  * Writes the tail that follows the prefix's whole blocks (its last partial block, the digits, the
- * 0x80 marker, zeros and the bit length) at `at` in `into`; returns how many 64-byte blocks it
- * spans: one, or two when the digits and padding overflow the first.
+ * 0x80 marker, zeros and the bit length) into `into`, 128 bytes; returns how many 64-byte blocks
+ * it spans: one, or two when the digits and padding overflow the first.
  */
-function writeTail(into: Uint8Array, at: number, mid: Sha256Midstate, digits: string): number {
+function writeTail(into: Uint8Array, mid: Sha256Midstate, digits: string): number {
   const used = mid.rest.length + digits.length;
   const blocks = used + 9 > 64 ? 2 : 1;
-  into.fill(0, at, at + 128);
-  into.set(mid.rest, at);
-  for (let i = 0; i < digits.length; i++) into[at + mid.rest.length + i] = digits.charCodeAt(i);
-  into[at + used] = 0x80;
   const bits = (mid.length + digits.length) * 8;
-  const view = new DataView(into.buffer, into.byteOffset);
-  view.setUint32(at + blocks * 64 - 8, Math.floor(bits / 2 ** 32));
-  view.setUint32(at + blocks * 64 - 4, bits >>> 0);
+  into.fill(0);
+  into.set(mid.rest);
+  for (let i = 0; i < digits.length; i++) into[mid.rest.length + i] = digits.charCodeAt(i);
+  into[used] = 0x80;
+  // The bit length, big-endian, in two bytes: nonces of at most 256 characters stay below 2^14 bits.
+  into[blocks * 64 - 2] = bits >> 8;
+  into[blocks * 64 - 1] = bits;
   return blocks;
 }
 
@@ -47,7 +47,7 @@ export function jsHasher(prefix: Uint8Array): Hasher {
     wasm: false,
     run(start, count, stride, shift) {
       const digits = String(start);
-      const blocks = writeTail(tail, 0, mid, digits);
+      const blocks = writeTail(tail, mid, digits);
       const last = mid.rest.length + digits.length - 1;
       for (let i = 0; ; ) {
         h.set(mid.h);
@@ -75,7 +75,7 @@ export async function wasmHasher(prefix: Uint8Array): Promise<Hasher> {
   const bytes = Uint8Array.from(kernelBytes, (c) => c.charCodeAt(0));
   const { instance } = await WebAssembly.instantiate(bytes);
   const kernel = instance.exports as unknown as KernelExports;
-  const memory = new Uint8Array(kernel.memory.buffer);
+  const tail = new Uint8Array(kernel.memory.buffer, TAIL, 128);
   const view = new DataView(kernel.memory.buffer);
   const mid = sha256Midstate(prefix);
   for (let i = 0; i < 64; i++) view.setUint32(ROUND_CONSTANTS + 4 * i, SHA256_K[i] as number, true);
@@ -84,7 +84,7 @@ export async function wasmHasher(prefix: Uint8Array): Promise<Hasher> {
     wasm: true,
     run(start, count, stride, shift) {
       const digits = String(start);
-      const blocks = writeTail(memory, TAIL, mid, digits);
+      const blocks = writeTail(tail, mid, digits);
       return kernel.search(mid.rest.length, digits.length, blocks, count, stride, shift);
     },
   };

@@ -5,9 +5,9 @@
  * candidate's decimal digits in place rather than formatting a number per try.
  */
 
-import kernelBytes from 'virtual:pow-kernel';
+import kernelText from 'virtual:pow-kernel';
 import { SHA256_K, type Sha256Midstate, sha256Compress, sha256Midstate } from '@waitlistkit/protocol';
-import { MIDSTATE, ROUND_CONSTANTS, TAIL } from './kernel-layout.js';
+import { kernelByte, MIDSTATE, ROUND_CONSTANTS, TAIL } from './kernel-layout.js';
 
 export interface Hasher {
   /** The WebAssembly kernel (else JavaScript). */
@@ -72,7 +72,7 @@ interface KernelExports {
 
 /** The kernel, or a rejection where WebAssembly is missing or forbidden (CSP without 'wasm-unsafe-eval'). */
 export async function wasmHasher(prefix: Uint8Array): Promise<Hasher> {
-  const bytes = Uint8Array.from(kernelBytes, (c) => c.charCodeAt(0));
+  const bytes = Uint8Array.from(kernelText, kernelByte);
   const { instance } = await WebAssembly.instantiate(bytes);
   const kernel = instance.exports as unknown as KernelExports;
   const tail = new Uint8Array(kernel.memory.buffer, TAIL, 128);

@@ -1,17 +1,21 @@
 /**
  * SHA-256 of `nonce:candidate` for runs of candidates, from the midstate of the `nonce:` prefix:
- * the Proof of Work kernel in WebAssembly, or the protocol's JavaScript SHA-256 where a Content
- * Security Policy forbids WebAssembly. Both hash the same padded tail, laid out here, and step the
- * candidate's decimal digits in place rather than formatting a number per try.
+ * the Proof of Work kernel in WebAssembly (four candidates per pass with WebAssembly SIMD, else its
+ * i32 twin, one), or the protocol's JavaScript SHA-256 where a Content Security Policy forbids
+ * WebAssembly. All hash the same padded tail, laid out here, and step the candidate's decimal
+ * digits in place rather than formatting a number per try.
  */
 
 import kernelText from 'virtual:pow-kernel';
 import { SHA256_K, type Sha256Midstate, sha256Compress, sha256Midstate } from '@waitlistkit/protocol';
-import { kernelByte, MIDSTATE, ROUND_CONSTANTS, TAIL } from './kernel-layout.js';
+import { kernelByte, ROUND_CONSTANTS, STATE, TAIL } from './kernel-layout.js';
+import { scalarKernel } from './scalar.js';
 
 export interface Hasher {
   /** The WebAssembly kernel (else JavaScript). */
   readonly wasm: boolean;
+  /** The kernel runs four candidates per pass (WebAssembly SIMD). */
+  readonly simd?: boolean;
   /**
    * Tries `count` candidates `start, start + stride, …`, all with as many digits as `start`, and
    * returns the index of the first whose digest's first word shifted right by `shift` is zero
@@ -66,26 +70,45 @@ export function jsHasher(prefix: Uint8Array): Hasher {
 }
 
 interface KernelExports {
-  memory: WebAssembly.Memory;
-  search(at: number, length: number, blocks: number, count: number, stride: number, shift: number): number;
+  /** Its memory: a one-letter name, as every byte of the kernel ships in the script tag. */
+  m: WebAssembly.Memory;
+  search(
+    at: number,
+    length: number,
+    blocks: number,
+    count: number,
+    stride: number,
+    shift: number,
+    lanes: number,
+  ): number;
 }
 
-/** The kernel, or a rejection where WebAssembly is missing or forbidden (CSP without 'wasm-unsafe-eval'). */
-export async function wasmHasher(prefix: Uint8Array): Promise<Hasher> {
-  const bytes = Uint8Array.from(kernelText, kernelByte);
-  const { instance } = await WebAssembly.instantiate(bytes);
+/**
+ * The kernel, or a rejection where WebAssembly is missing or forbidden (CSP without
+ * 'wasm-unsafe-eval'): as built where `validate` accepts it (the engine has WebAssembly SIMD), else
+ * its i32 twin (scalar.ts). Validating the kernel itself rather than a tiny SIMD probe module
+ * tests exactly the instructions it uses, and ships no extra bytes.
+ */
+export async function wasmHasher(
+  prefix: Uint8Array,
+  validate: (bytes: BufferSource) => boolean = WebAssembly.validate,
+): Promise<Hasher> {
+  const simdBytes = Uint8Array.from(kernelText, kernelByte);
+  const simd = validate(simdBytes);
+  const { instance } = await WebAssembly.instantiate(simd ? simdBytes : scalarKernel(simdBytes));
   const kernel = instance.exports as unknown as KernelExports;
-  const tail = new Uint8Array(kernel.memory.buffer, TAIL, 128);
-  const view = new DataView(kernel.memory.buffer);
+  const tail = new Uint8Array(kernel.m.buffer, TAIL, 128);
+  const view = new DataView(kernel.m.buffer);
   const mid = sha256Midstate(prefix);
-  for (let i = 0; i < 64; i++) view.setUint32(ROUND_CONSTANTS + 4 * i, SHA256_K[i] as number, true);
-  for (let i = 0; i < 8; i++) view.setUint32(MIDSTATE + 4 * i, mid.h[i] as number, true);
+  for (let i = 0; i < 256; i++) view.setUint32(ROUND_CONSTANTS + 4 * i, SHA256_K[i >> 2] as number, true);
+  for (let i = 0; i < 32; i++) view.setUint32(STATE + 4 * i, mid.h[i >> 2] as number, true);
   return {
     wasm: true,
+    simd,
     run(start, count, stride, shift) {
       const digits = String(start);
       const blocks = writeTail(tail, mid, digits);
-      return kernel.search(mid.rest.length, digits.length, blocks, count, stride, shift);
+      return kernel.search(mid.rest.length, digits.length, blocks, count, stride, shift, simd ? 4 : 1);
     },
   };
 }

@@ -6,8 +6,9 @@ import { createHash, randomInt } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { POW_KERNEL_SCALAR_WAT, POW_KERNEL_WAT, powKernel } from '../build/pow-kernel.js';
-import { searcher } from '../src/solver/engine.js';
+import { connect, searcher } from '../src/solver/engine.js';
 import { type Hasher, wasmHasher } from '../src/solver/hasher.js';
+import type { Report } from '../src/solver/messages.js';
 import { scalarKernel } from '../src/solver/scalar.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -58,6 +59,27 @@ describe('the kernel', () => {
     expect(await wasmHasher(utf8('abc:'), refuse)).toMatchObject({ wasm: true, simd: false });
     // Node 20 has WebAssembly SIMD: by default the kernel runs four lanes.
     expect((await wasmHasher(utf8('abc:'))).simd).toBe(true);
+  });
+
+  it('the engine falls back to the i32 twin when SIMD validation fails, and says so', async () => {
+    const run = async () => {
+      const reports: Report[] = [];
+      await new Promise<void>((resolve) => {
+        const receive = connect((report) => {
+          reports.push(report);
+          if (report.found !== undefined) resolve();
+        });
+        receive({ nonce: 'vector-search', difficulty: 14, start: 0, stride: 1, slice: 50 });
+      });
+      return reports.at(-1);
+    };
+    expect(await run()).toMatchObject({ found: 3769, wasm: true, simd: true });
+    const validate = vi.spyOn(WebAssembly, 'validate').mockReturnValue(false);
+    try {
+      expect(await run()).toMatchObject({ found: 3769, wasm: true, simd: false });
+    } finally {
+      validate.mockRestore();
+    }
   });
 });
 

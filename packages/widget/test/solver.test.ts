@@ -167,7 +167,7 @@ describe('engine messages', () => {
     });
     await finished;
     const last = reports.at(-1) as Report;
-    expect(last).toMatchObject({ end: true, wasm: true });
+    expect(last).toMatchObject({ end: true, wasm: true, simd: true });
     expect(last.done).toBe(5001);
   });
 });
@@ -260,7 +260,7 @@ describe('solvePow', () => {
     const reports: PowProgress[] = [];
     await solvePow('vector-search', 21, { workers: 2, onProgress: (p) => reports.push(p) });
     const last = reports.at(-1) as PowProgress;
-    expect(last).toMatchObject({ difficulty: 21, expected: 2 ** 21, workers: 2, wasm: true });
+    expect(last).toMatchObject({ difficulty: 21, expected: 2 ** 21, workers: 2, wasm: true, simd: true });
     expect(last.hashes).toBeGreaterThanOrEqual(1198816);
     expect(last.rate).toBeGreaterThan(0);
     for (let i = 1; i < reports.length; i++) {

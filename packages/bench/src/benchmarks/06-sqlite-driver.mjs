@@ -119,7 +119,7 @@ async function perCall(calls, fn) {
 /** A fresh sign-up's fields, generated like the server generates them. */
 function freshSignup(prefix, i) {
   const email = `${prefix}.${i}@driver-bench.example`;
-  return { email, emailNorm: email };
+  return { email, emailNorm: email, confirm: false };
 }
 
 export default {
@@ -191,7 +191,7 @@ export default {
       );
       assert(created.outcome === 'created', 'the probe sign-up is created');
       const writeShape = recWrite.calls.map((c) => `${c.method}:${c.params.length}`).join(',');
-      assert(writeShape === 'run:8', `store/subscribers.ts now issues ${writeShape} for a sign-up: ${STALE}`);
+      assert(writeShape === 'run:9', `store/subscribers.ts now issues ${writeShape} for a sign-up: ${STALE}`);
       // A fresh sign-up without a referral code is one INSERT … SELECT (store/subscribers.ts).
       const [insertSql] = recWrite.calls.map((c) => c.sql);
       // Fresh sign-ups that wait for the writer together are one INSERT … RETURNING for them all.
@@ -287,6 +287,7 @@ export default {
         generateReferralCode(),
         randomString(`${BASE62_ALPHABET}-_`, 24),
         S.systemClock.nowMicros(),
+        null, // no confirm token: the waitlist does not confirm emails
       ];
       const inserted = (result) => assert(result.changes === 1, 'a fresh sign-up inserts its row');
       // As the server does: a referral code already taken in the waitlist (about one in 10,000
@@ -325,7 +326,7 @@ export default {
         JSON.stringify(
           signups.map((s) => {
             const [id, , email, norm, search, code, token] = signupParams(s);
-            return [wl, email, norm, id, code, token, search];
+            return [wl, email, norm, id, code, token, search, null];
           }),
         ),
         S.systemClock.nowMicros(),

@@ -19,13 +19,9 @@ import { geoAllows } from '../domain/gates.js';
 import { isOriginAllowed } from '../domain/origins.js';
 import type { SignupRow, TokenUse, Waitlist } from '../domain/records.js';
 import type { WaitlistSettings } from '../domain/settings.js';
-import {
-  checkChallengeToken,
-  checkPowSolution,
-  issueChallengeToken,
-  issuePowNonce,
-} from '../domain/tokens.js';
+import { checkChallengeToken, checkPowSolution } from '../domain/tokens.js';
 import type { Context } from './context.js';
+import { issueChallenge, issuePow, recordAccepted } from './gates.js';
 import { type BodyRead, type Refusal, refusal } from './refusal.js';
 
 // ------------------------------------------------------------------ shared by both create endpoints
@@ -124,24 +120,10 @@ export class PublicSignups {
     const waitlistOf = (s: PublicState) => s.waitlist as Waitlist;
     const bodyOf = (s: PublicState) => s.body as Body;
     const newChallenge = (waitlist: Waitlist): Stop => ({
-      gate: {
-        status: 'challenge_required',
-        gate: Gate.challenge,
-        challenge: {
-          token: issueChallengeToken(ctx.secret, waitlist.id, now(), waitlist.settings.challenge_min_age_ms),
-          min_age_ms: waitlist.settings.challenge_min_age_ms,
-        },
-      },
+      gate: { status: 'challenge_required', gate: Gate.challenge, challenge: issueChallenge(ctx, waitlist) },
     });
-    const newPow = (waitlist: Waitlist): Stop => ({
-      gate: {
-        status: 'challenge_required',
-        gate: Gate.pow,
-        pow: {
-          nonce: issuePowNonce(ctx.secret, waitlist.id, now(), waitlist.settings.pow_difficulty),
-          difficulty: waitlist.settings.pow_difficulty,
-        },
-      },
+    const newPow = (s: PublicState): Stop => ({
+      gate: { status: 'challenge_required', gate: Gate.pow, pow: issuePow(ctx, waitlistOf(s), s.input.ip) },
     });
     const unused = async (id: string) => (await ctx.store.reads.tokens.used([id])).size === 0;
 
@@ -188,9 +170,9 @@ export class PublicSignups {
         const waitlist = waitlistOf(s);
         if (!waitlist.settings.pow) return undefined;
         const pow = s.body?.pow;
-        if (pow === undefined) return newPow(waitlist);
+        if (pow === undefined) return newPow(s);
         const checked = checkPowSolution(ctx.secret, waitlist.id, pow.nonce, pow.solution, now());
-        if (!checked.ok || !(await unused(checked.id))) return newPow(waitlist);
+        if (!checked.ok || !(await unused(checked.id))) return newPow(s);
         s.tokens.push({ gate: 'pow', id: checked.id, expiresAt: checked.expiresAt });
         return undefined;
       },
@@ -200,7 +182,7 @@ export class PublicSignups {
         const taken = await ctx.store.write((tx) => tx.tokens.redeem(uses));
         const lost = s.tokens.find((t) => taken.includes(t.id));
         if (!lost) return undefined;
-        return lost.gate === 'challenge' ? newChallenge(waitlistOf(s)) : newPow(waitlistOf(s));
+        return lost.gate === 'challenge' ? newChallenge(waitlistOf(s)) : newPow(s);
       },
       email_throttle: (s: PublicState): Stop | undefined =>
         stop(emailThrottle(ctx, waitlistOf(s), bodyOf(s).normalized_email)),
@@ -246,6 +228,7 @@ export class PublicSignups {
             );
       if (result.outcome === 'waitlist_gone')
         return { kind: 'refused', refusal: NOT_FOUND_REFUSAL, ...allowed() };
+      recordAccepted(this.ctx, waitlist.id, input.ip);
       return {
         kind: 'accepted',
         body: acceptedBody(result.subscriber, waitlist.settings, this.ctx.config.appUrl),

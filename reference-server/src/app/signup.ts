@@ -9,12 +9,14 @@ import {
   type ChallengeRequired,
   ErrorCode,
   Gate,
+  type GatesResponse,
   PUBLIC_RETRY_AFTER_SECONDS,
+  parseGatesBody,
   parsePublicSubscribeBody,
 } from '@waitlistkit/protocol';
 import { isDisposable } from '../adapters/disposable.js';
 import { countryOf } from '../adapters/geo.js';
-import { PUBLIC_ORDER, runChecks } from '../domain/checks.js';
+import { GATES_ORDER, PUBLIC_ORDER, runChecks } from '../domain/checks.js';
 import { geoAllows } from '../domain/gates.js';
 import { isOriginAllowed } from '../domain/origins.js';
 import type { SignupRow, TokenUse, Waitlist } from '../domain/records.js';
@@ -98,6 +100,12 @@ export type PublicSignupResult = {
   | { kind: 'failed'; error: unknown }
 );
 
+export type PublicGatesResult = { origin?: string } & (
+  | { kind: 'gates'; body: GatesResponse }
+  | { kind: 'refused'; refusal: Refusal }
+  | { kind: 'failed'; error: unknown }
+);
+
 type Body = Extract<ReturnType<typeof parsePublicSubscribeBody>, { ok: true }>['value'];
 type Stop = { refusal: Refusal } | { gate: ChallengeRequired };
 
@@ -156,6 +164,12 @@ export class PublicSignups {
         s.body = parsed.value;
         return undefined;
       },
+      gates_body: async (s: PublicState): Promise<Stop | undefined> => {
+        const raw = await s.input.readBody();
+        if (!raw.ok) return { refusal: raw.refusal };
+        const parsed = parseGatesBody(raw.value);
+        return parsed.ok ? undefined : { refusal: refusal(parsed.error.code, parsed.error.message) };
+      },
       challenge: async (s: PublicState): Promise<Stop | undefined> => {
         const waitlist = waitlistOf(s);
         if (!waitlist.settings.challenge) return undefined;
@@ -195,13 +209,29 @@ export class PublicSignups {
     };
   }
 
+  /** What the waitlist requires before the submit (contract §16), issued now. */
+  async gates(input: PublicSignupInput): Promise<PublicGatesResult> {
+    const s: PublicState = { input, tokens: [] };
+    const allowed = () => allowedOrigin(s);
+    try {
+      // No check of this order answers with a gate: a stop is a refusal.
+      const stopped = (await runChecks(GATES_ORDER, this.checks, s)) as { refusal: Refusal } | undefined;
+      if (stopped) return { kind: 'refused', refusal: stopped.refusal, ...allowed() };
+      const waitlist = s.waitlist as Waitlist;
+      const { challenge, pow } = waitlist.settings;
+      const body: GatesResponse = {
+        ...(challenge ? { challenge: issueChallenge(this.ctx, waitlist) } : {}),
+        ...(pow ? { pow: issuePow(this.ctx, waitlist, input.ip) } : {}),
+      };
+      return { kind: 'gates', body, ...allowed() };
+    } catch (error) {
+      return { kind: 'failed', error, ...allowed() };
+    }
+  }
+
   async signUp(input: PublicSignupInput): Promise<PublicSignupResult> {
     const s: PublicState = { input, tokens: [] };
-    // Only past the origin check is the origin known to be allowed; never echo a refused one.
-    const allowed = () =>
-      s.waitlist && isOriginAllowed(input.origin, s.waitlist.settings.origins)
-        ? { origin: input.origin as string }
-        : {};
+    const allowed = () => allowedOrigin(s);
     try {
       const stopped = await runChecks(PUBLIC_ORDER, this.checks, s);
       if (stopped) {
@@ -240,6 +270,12 @@ export class PublicSignups {
     }
   }
 }
+
+// Only past the origin check is the origin known to be allowed; never echo a refused one.
+const allowedOrigin = (s: PublicState): { origin?: string } =>
+  s.waitlist && isOriginAllowed(s.input.origin, s.waitlist.settings.origins)
+    ? { origin: s.input.origin as string }
+    : {};
 
 const NOT_FOUND_REFUSAL = (NOT_FOUND as { refusal: Refusal }).refusal;
 const stop = (r: Refusal | undefined): Stop | undefined => (r ? { refusal: r } : undefined);

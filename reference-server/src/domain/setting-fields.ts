@@ -68,7 +68,7 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     key: 'pow_adaptive',
     kind: 'switch',
     label: 'Adaptive difficulty',
-    help: 'raise the Proof of Work difficulty under a surge and for repeated sign-ups from one address (default off)',
+    help: 'raise the difficulty under a surge and for repeat sign-ups from one address (default off)',
   },
   {
     key: 'pow_surge_threshold',

@@ -102,6 +102,8 @@ describe('commands print exactly the shapes of operations.md', () => {
       challenge_min_age_ms: 1500,
       pow: true,
       pow_difficulty: 20,
+      pow_adaptive: false,
+      pow_surge_threshold: 120,
       ip_limit: 60,
       referral_boost: 0,
       email_throttle: false,

@@ -14,7 +14,14 @@ import {
 } from '../src/domain/positions.js';
 import { creditFor } from '../src/domain/referrals.js';
 import { applySettings, DEFAULT_SETTINGS } from '../src/domain/settings.js';
-import { type Bucket, SLOTS, slidingWindow, tokenBucket, type WindowLog } from '../src/domain/throttle.js';
+import {
+  type Bucket,
+  SLOTS,
+  slidingWindow,
+  tokenBucket,
+  type WindowLog,
+  windowCount,
+} from '../src/domain/throttle.js';
 import {
   checkChallengeToken,
   checkPowSolution,
@@ -202,6 +209,22 @@ describe('throttle: sliding window (per IP, per email)', () => {
     const { state } = slidingWindow.take(undefined, 500, limit);
     expect(slidingWindow.isIdle(state, 60_999, limit)).toBe(false);
     expect(slidingWindow.isIdle(state, 61_000, limit)).toBe(true);
+  });
+
+  it('serves as a counter: unbounded, read without recording (adaptive Proof of Work)', () => {
+    const limit = { capacity: Number.POSITIVE_INFINITY, windowMs: 60_000 };
+    let log: WindowLog | undefined;
+    for (let i = 0; i < 5; i++) {
+      const taken = slidingWindow.take(log, i * 1000, limit);
+      expect(taken.allowed).toBe(true);
+      log = taken.state;
+    }
+    expect(windowCount(undefined, 0, limit)).toBe(0);
+    expect(windowCount(log, 59_000, limit)).toBe(5);
+    expect(windowCount(log, 59_000, limit)).toBe(5);
+    // Slot 0 (0–999 ms) is counted until 61 s; slot 4 until 65 s.
+    expect(windowCount(log, 61_000, limit)).toBe(4);
+    expect(windowCount(log, 65_000, limit)).toBe(0);
   });
 });
 

@@ -45,17 +45,33 @@ export function apiCreate(server: RunningServer, key: string | undefined, waitli
   });
 }
 
-export function publicPost(
-  server: RunningServer,
-  waitlistId: string,
-  body: unknown,
-  headers: Record<string, string> = { Origin: ORIGIN, 'Content-Type': 'application/json' },
-) {
-  return fetch(`${server.url}/v1/public/waitlists/${encodeURIComponent(waitlistId)}/subscribers`, {
+const PUBLIC_HEADERS = { Origin: ORIGIN, 'Content-Type': 'application/json' };
+
+function postPublic(server: RunningServer, path: string, body: unknown, headers: Record<string, string>) {
+  return fetch(`${server.url}/v1/public/waitlists/${path}`, {
     method: 'POST',
     headers,
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
+}
+
+export function publicPost(
+  server: RunningServer,
+  waitlistId: string,
+  body: unknown,
+  headers: Record<string, string> = PUBLIC_HEADERS,
+) {
+  return postPublic(server, `${encodeURIComponent(waitlistId)}/subscribers`, body, headers);
+}
+
+/** `POST .../gates` (contract §16); a string body is sent as it is. */
+export function publicGates(
+  server: RunningServer,
+  waitlistId: string,
+  body: unknown = {},
+  headers: Record<string, string> = PUBLIC_HEADERS,
+) {
+  return postPublic(server, `${encodeURIComponent(waitlistId)}/gates`, body, headers);
 }
 
 export async function errorOf(res: Response): Promise<{ code: string; message: string }> {

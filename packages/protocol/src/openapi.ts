@@ -192,6 +192,31 @@ export function buildOpenApiDocument(): Json {
     components[id] = schema;
   }
   const publicPath = '/v1/public/waitlists/{waitlist_id}/subscribers';
+  const gatesPath = '/v1/public/waitlists/{waitlist_id}/gates';
+  const originParameter = {
+    name: 'Origin',
+    in: 'header',
+    required: true,
+    description: "Must be on the waitlist's origin allowlist.",
+    schema: { type: 'string' },
+  };
+  const preflight = (operationId: string) => ({
+    tags: ['public'],
+    operationId,
+    summary: 'CORS preflight',
+    responses: {
+      '204': response('Origin allowlisted; CORS headers returned.', {
+        'Access-Control-Allow-Origin': { schema: { type: 'string' } },
+        'Access-Control-Allow-Methods': { schema: { type: 'string', const: 'POST, OPTIONS' } },
+        'Access-Control-Allow-Headers': { schema: { type: 'string', const: 'Content-Type' } },
+        'Access-Control-Max-Age': { schema: { type: 'integer', const: 600 } },
+      }),
+      '404': response('Origin missing or not allowlisted; no CORS headers.'),
+    },
+  });
+  const publicNotFound = errorResponse(
+    '`not_found`: waitlist missing or archived, Origin missing or not allowlisted.',
+  );
   const apiPath = '/v1/api/waitlists/{waitlist_id}/subscribers';
   const subscriberPath = `${apiPath}/{subscriber_id}`;
   const admissionsPath = '/v1/api/waitlists/{waitlist_id}/admissions';
@@ -312,15 +337,7 @@ export function buildOpenApiDocument(): Json {
           summary: 'Subscribe (public)',
           description:
             'Needs an allowlisted Origin. May answer 428 with a Challenge or Proof of Work gate; resend the same body with `challenge_token` or `pow` added.',
-          parameters: [
-            {
-              name: 'Origin',
-              in: 'header',
-              required: true,
-              description: "Must be on the waitlist's origin allowlist.",
-              schema: { type: 'string' },
-            },
-          ],
+          parameters: [originParameter],
           requestBody: { required: true, content: json(ref('PublicSubscribeBody')) },
           responses: {
             '202': response(
@@ -336,9 +353,7 @@ export function buildOpenApiDocument(): Json {
             ),
             '400': errorResponse('`invalid_email` or `invalid_request`.'),
             '403': errorResponse('`geo_restricted`: the waitlist does not accept this country.'),
-            '404': errorResponse(
-              '`not_found`: waitlist missing or archived, Origin missing or not allowlisted.',
-            ),
+            '404': publicNotFound,
             '413': errorResponse(`\`payload_too_large\`: body over ${BODY_MAX_BYTES} bytes.`),
             '415': errorResponse('`unsupported_media_type`: Content-Type is not application/json.'),
             '428': response('A gate must be passed first.', {}, json(ref('ChallengeRequired'))),
@@ -349,20 +364,29 @@ export function buildOpenApiDocument(): Json {
             '500': errorResponse('`internal_error`: transient; retry with backoff.'),
           },
         },
-        options: {
+        options: preflight('publicSubscribePreflight'),
+      },
+      [gatesPath]: {
+        parameters: [waitlistIdParameter],
+        post: {
           tags: ['public'],
-          operationId: 'publicSubscribePreflight',
-          summary: 'CORS preflight',
+          operationId: 'publicGates',
+          summary: 'Gates before the submit (public)',
+          description:
+            'Needs an allowlisted Origin; counts towards the per-IP budget of the subscribe endpoint. Returns the Challenge token and Proof of Work nonce the waitlist requires, so the sign-up can carry them on its first request and get no 428.',
+          parameters: [originParameter],
+          requestBody: { required: true, content: json(ref('GatesBody')) },
           responses: {
-            '204': response('Origin allowlisted; CORS headers returned.', {
-              'Access-Control-Allow-Origin': { schema: { type: 'string' } },
-              'Access-Control-Allow-Methods': { schema: { type: 'string', const: 'POST, OPTIONS' } },
-              'Access-Control-Allow-Headers': { schema: { type: 'string', const: 'Content-Type' } },
-              'Access-Control-Max-Age': { schema: { type: 'integer', const: 600 } },
-            }),
-            '404': response('Origin missing or not allowlisted; no CORS headers.'),
+            '200': response('What the waitlist requires; `{}` when nothing.', {}, json(ref('GatesResponse'))),
+            '400': errorResponse('`invalid_request`: the body is not the empty object `{}`.'),
+            '404': publicNotFound,
+            '413': errorResponse(`\`payload_too_large\`: body over ${BODY_MAX_BYTES} bytes.`),
+            '415': errorResponse('`unsupported_media_type`: Content-Type is not application/json.'),
+            '429': errorResponse('`rate_limit_exceeded`: the per-IP throttle (Retry-After: 60).', retryAfter),
+            '500': errorResponse('`internal_error`: transient; retry with backoff.'),
           },
         },
+        options: preflight('publicGatesPreflight'),
       },
     },
     webhooks: webhookOperations(),

@@ -16,6 +16,7 @@ import {
   AdmissionsBodySchema,
   type ApiCreateSubscriberBody,
   ApiCreateSubscriberBodySchema,
+  GatesBodySchema,
   ListQuerySchema,
   type PublicSubscribeBody,
   PublicSubscribeBodySchema,
@@ -78,6 +79,8 @@ export function describeIssue(issue: Issue): string {
       return issue.message.startsWith('must ')
         ? `${where} ${issue.message}.`
         : `${where} has an invalid format.`;
+    case 'unrecognized_keys':
+      return `${where} must not have ${issue.keys.map((k) => `\`${k}\``).join(', ')}.`;
     default:
       return `${where} is invalid.`;
   }
@@ -129,6 +132,11 @@ export function parseApiCreateBody(body: unknown): Parsed<SignupInput<ApiCreateS
 
 export function parsePublicSubscribeBody(body: unknown): Parsed<SignupInput<PublicSubscribeBody>> {
   return parseSignup(PublicSubscribeBodySchema, body);
+}
+
+/** `POST .../gates` takes the empty object and nothing else (contract §16). */
+export function parseGatesBody(body: unknown): Parsed<Record<string, never>> {
+  return parseWith(GatesBodySchema, body);
 }
 
 export interface ListQuery {

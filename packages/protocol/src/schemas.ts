@@ -105,6 +105,24 @@ export type ChallengeRequired = z.infer<typeof ChallengeRequiredSchema>;
 export type ChallengeGate = z.infer<typeof ChallengeGateSchema>;
 export type PowGate = z.infer<typeof PowGateSchema>;
 
+export const GatesBodySchema = doc(z.strictObject({}), {
+  id: 'GatesBody',
+  description: 'Body of `POST .../gates`: an empty object; any member is a 400 `invalid_request`.',
+});
+
+export const GatesResponseSchema = doc(
+  z.object({
+    challenge: z.optional(ChallengeGateSchema.shape.challenge),
+    pow: z.optional(PowGateSchema.shape.pow),
+  }),
+  {
+    id: 'GatesResponse',
+    description:
+      'What the waitlist requires before the submit (contract §16): a Challenge token and a Proof of Work nonce, each present only when that gate is on; `{}` when none is. Send the sign-up with `challenge_token` (once `min_age_ms` have passed) and `pow` on its first request.',
+  },
+);
+export type GatesResponse = z.infer<typeof GatesResponseSchema>;
+
 // ---------------------------------------------------------------- customer API
 
 export const SubscriberSchema = doc(

@@ -26,9 +26,11 @@ describe('openapi.json', () => {
       'DELETE /v1/api/waitlists/{waitlist_id}/subscribers/{subscriber_id}',
       'GET /v1/api/waitlists/{waitlist_id}/subscribers',
       'GET /v1/api/waitlists/{waitlist_id}/subscribers/{subscriber_id}',
+      'OPTIONS /v1/public/waitlists/{waitlist_id}/gates',
       'OPTIONS /v1/public/waitlists/{waitlist_id}/subscribers',
       'POST /v1/api/waitlists/{waitlist_id}/admissions',
       'POST /v1/api/waitlists/{waitlist_id}/subscribers',
+      'POST /v1/public/waitlists/{waitlist_id}/gates',
       'POST /v1/public/waitlists/{waitlist_id}/subscribers',
     ]);
   });

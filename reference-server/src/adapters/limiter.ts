@@ -27,6 +27,11 @@ export class Limiter<S = unknown> {
     return result;
   }
 
+  /** The state kept for `key`, read without counting a request or refreshing its place. */
+  peek(key: string): S | undefined {
+    return this.entries.get(key)?.state;
+  }
+
   sweep(now: number): void {
     for (const [key, { state, limit }] of this.entries) {
       if (this.rule.isIdle(state, now, limit)) this.entries.delete(key);

@@ -7,6 +7,7 @@ import type { Clock } from '../adapters/clock.js';
 import { Limiter } from '../adapters/limiter.js';
 import type { Logger } from '../adapters/logger.js';
 import type { MxChecker } from '../adapters/mx.js';
+import { POW_REPEAT_WINDOW_MS, POW_SURGE_WINDOW_MS } from '../domain/pow-difficulty.js';
 import { type Bucket, type Limit, slidingWindow, tokenBucket, type WindowLog } from '../domain/throttle.js';
 import type { Store } from '../store/store.js';
 
@@ -25,6 +26,9 @@ export interface Throttles {
   email: Limiter<WindowLog>;
   signIn: Limiter<WindowLog>;
   signInIp: Limiter<WindowLog>;
+  /** Counters, never refusing: nonces issued per waitlist, public sign-ups accepted per waitlist and IP. */
+  powIssued: Limiter<WindowLog>;
+  powAccepted: Limiter<WindowLog>;
 }
 
 export interface Limits {
@@ -32,6 +36,8 @@ export interface Limits {
   email: Limit;
   signIn: Limit;
   signInIp: Limit;
+  powIssued: Limit;
+  powAccepted: Limit;
 }
 
 export interface Context {
@@ -53,6 +59,8 @@ export function throttles(keyRateLimit: number): { limiters: Throttles; limits: 
       email: new Limiter(slidingWindow),
       signIn: new Limiter(slidingWindow),
       signInIp: new Limiter(slidingWindow),
+      powIssued: new Limiter(slidingWindow),
+      powAccepted: new Limiter(slidingWindow),
     },
     limits: {
       key: { capacity: keyRateLimit, windowMs: 60_000 },
@@ -62,6 +70,9 @@ export function throttles(keyRateLimit: number): { limiters: Throttles; limits: 
       // And thirty per address whatever the emails (an office shares one): each attempt costs a
       // 128 MiB scrypt run, so varying the email must not buy unlimited ones.
       signInIp: { capacity: 30, windowMs: 15 * 60_000 },
+      // Unbounded: these count for adaptive Proof of Work (contract §16) and refuse nothing.
+      powIssued: { capacity: Number.POSITIVE_INFINITY, windowMs: POW_SURGE_WINDOW_MS },
+      powAccepted: { capacity: Number.POSITIVE_INFINITY, windowMs: POW_REPEAT_WINDOW_MS },
     },
   };
 }

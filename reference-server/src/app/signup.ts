@@ -9,23 +9,21 @@ import {
   type ChallengeRequired,
   ErrorCode,
   Gate,
+  type GatesResponse,
   PUBLIC_RETRY_AFTER_SECONDS,
+  parseGatesBody,
   parsePublicSubscribeBody,
 } from '@waitlistkit/protocol';
 import { isDisposable } from '../adapters/disposable.js';
 import { countryOf } from '../adapters/geo.js';
-import { PUBLIC_ORDER, runChecks } from '../domain/checks.js';
+import { GATES_ORDER, PUBLIC_ORDER, runChecks } from '../domain/checks.js';
 import { geoAllows } from '../domain/gates.js';
 import { isOriginAllowed } from '../domain/origins.js';
 import type { SignupRow, TokenUse, Waitlist } from '../domain/records.js';
 import type { WaitlistSettings } from '../domain/settings.js';
-import {
-  checkChallengeToken,
-  checkPowSolution,
-  issueChallengeToken,
-  issuePowNonce,
-} from '../domain/tokens.js';
+import { checkChallengeToken, checkPowSolution } from '../domain/tokens.js';
 import type { Context } from './context.js';
+import { issueChallenge, issuePow, recordAccepted } from './gates.js';
 import { type BodyRead, type Refusal, refusal } from './refusal.js';
 
 // ------------------------------------------------------------------ shared by both create endpoints
@@ -102,6 +100,12 @@ export type PublicSignupResult = {
   | { kind: 'failed'; error: unknown }
 );
 
+export type PublicGatesResult = { origin?: string } & (
+  | { kind: 'gates'; body: GatesResponse }
+  | { kind: 'refused'; refusal: Refusal }
+  | { kind: 'failed'; error: unknown }
+);
+
 type Body = Extract<ReturnType<typeof parsePublicSubscribeBody>, { ok: true }>['value'];
 type Stop = { refusal: Refusal } | { gate: ChallengeRequired };
 
@@ -124,24 +128,10 @@ export class PublicSignups {
     const waitlistOf = (s: PublicState) => s.waitlist as Waitlist;
     const bodyOf = (s: PublicState) => s.body as Body;
     const newChallenge = (waitlist: Waitlist): Stop => ({
-      gate: {
-        status: 'challenge_required',
-        gate: Gate.challenge,
-        challenge: {
-          token: issueChallengeToken(ctx.secret, waitlist.id, now(), waitlist.settings.challenge_min_age_ms),
-          min_age_ms: waitlist.settings.challenge_min_age_ms,
-        },
-      },
+      gate: { status: 'challenge_required', gate: Gate.challenge, challenge: issueChallenge(ctx, waitlist) },
     });
-    const newPow = (waitlist: Waitlist): Stop => ({
-      gate: {
-        status: 'challenge_required',
-        gate: Gate.pow,
-        pow: {
-          nonce: issuePowNonce(ctx.secret, waitlist.id, now(), waitlist.settings.pow_difficulty),
-          difficulty: waitlist.settings.pow_difficulty,
-        },
-      },
+    const newPow = (s: PublicState): Stop => ({
+      gate: { status: 'challenge_required', gate: Gate.pow, pow: issuePow(ctx, waitlistOf(s), s.input.ip) },
     });
     const unused = async (id: string) => (await ctx.store.reads.tokens.used([id])).size === 0;
 
@@ -174,6 +164,12 @@ export class PublicSignups {
         s.body = parsed.value;
         return undefined;
       },
+      gates_body: async (s: PublicState): Promise<Stop | undefined> => {
+        const raw = await s.input.readBody();
+        if (!raw.ok) return { refusal: raw.refusal };
+        const parsed = parseGatesBody(raw.value);
+        return parsed.ok ? undefined : { refusal: refusal(parsed.error.code, parsed.error.message) };
+      },
       challenge: async (s: PublicState): Promise<Stop | undefined> => {
         const waitlist = waitlistOf(s);
         if (!waitlist.settings.challenge) return undefined;
@@ -188,9 +184,9 @@ export class PublicSignups {
         const waitlist = waitlistOf(s);
         if (!waitlist.settings.pow) return undefined;
         const pow = s.body?.pow;
-        if (pow === undefined) return newPow(waitlist);
+        if (pow === undefined) return newPow(s);
         const checked = checkPowSolution(ctx.secret, waitlist.id, pow.nonce, pow.solution, now());
-        if (!checked.ok || !(await unused(checked.id))) return newPow(waitlist);
+        if (!checked.ok || !(await unused(checked.id))) return newPow(s);
         s.tokens.push({ gate: 'pow', id: checked.id, expiresAt: checked.expiresAt });
         return undefined;
       },
@@ -200,7 +196,7 @@ export class PublicSignups {
         const taken = await ctx.store.write((tx) => tx.tokens.redeem(uses));
         const lost = s.tokens.find((t) => taken.includes(t.id));
         if (!lost) return undefined;
-        return lost.gate === 'challenge' ? newChallenge(waitlistOf(s)) : newPow(waitlistOf(s));
+        return lost.gate === 'challenge' ? newChallenge(waitlistOf(s)) : newPow(s);
       },
       email_throttle: (s: PublicState): Stop | undefined =>
         stop(emailThrottle(ctx, waitlistOf(s), bodyOf(s).normalized_email)),
@@ -213,13 +209,29 @@ export class PublicSignups {
     };
   }
 
+  /** What the waitlist requires before the submit (contract §16), issued now. */
+  async gates(input: PublicSignupInput): Promise<PublicGatesResult> {
+    const s: PublicState = { input, tokens: [] };
+    const allowed = () => allowedOrigin(s);
+    try {
+      // No check of this order answers with a gate: a stop is a refusal.
+      const stopped = (await runChecks(GATES_ORDER, this.checks, s)) as { refusal: Refusal } | undefined;
+      if (stopped) return { kind: 'refused', refusal: stopped.refusal, ...allowed() };
+      const waitlist = s.waitlist as Waitlist;
+      const { challenge, pow } = waitlist.settings;
+      const body: GatesResponse = {
+        ...(challenge ? { challenge: issueChallenge(this.ctx, waitlist) } : {}),
+        ...(pow ? { pow: issuePow(this.ctx, waitlist, input.ip) } : {}),
+      };
+      return { kind: 'gates', body, ...allowed() };
+    } catch (error) {
+      return { kind: 'failed', error, ...allowed() };
+    }
+  }
+
   async signUp(input: PublicSignupInput): Promise<PublicSignupResult> {
     const s: PublicState = { input, tokens: [] };
-    // Only past the origin check is the origin known to be allowed; never echo a refused one.
-    const allowed = () =>
-      s.waitlist && isOriginAllowed(input.origin, s.waitlist.settings.origins)
-        ? { origin: input.origin as string }
-        : {};
+    const allowed = () => allowedOrigin(s);
     try {
       const stopped = await runChecks(PUBLIC_ORDER, this.checks, s);
       if (stopped) {
@@ -246,6 +258,7 @@ export class PublicSignups {
             );
       if (result.outcome === 'waitlist_gone')
         return { kind: 'refused', refusal: NOT_FOUND_REFUSAL, ...allowed() };
+      recordAccepted(this.ctx, waitlist.id, input.ip);
       return {
         kind: 'accepted',
         body: acceptedBody(result.subscriber, waitlist.settings, this.ctx.config.appUrl),
@@ -257,6 +270,12 @@ export class PublicSignups {
     }
   }
 }
+
+// Only past the origin check is the origin known to be allowed; never echo a refused one.
+const allowedOrigin = (s: PublicState): { origin?: string } =>
+  s.waitlist && isOriginAllowed(s.input.origin, s.waitlist.settings.origins)
+    ? { origin: s.input.origin as string }
+    : {};
 
 const NOT_FOUND_REFUSAL = (NOT_FOUND as { refusal: Refusal }).refusal;
 const stop = (r: Refusal | undefined): Stop | undefined => (r ? { refusal: r } : undefined);

@@ -40,6 +40,14 @@ export const PUBLIC_ORDER = [
   'geo', // 403
 ] as const;
 
+/** `POST .../gates` (contract §16): the subscribe endpoint's 404 and per-IP checks, then its own body. */
+export const GATES_ORDER = [
+  'waitlist', // 404
+  'origin', // 404
+  'ip_throttle', // 429, the same budget as subscribe
+  'gates_body', // 413 / 415 / 400: `{}` and nothing else
+] as const;
+
 /** A check: undefined to go on, anything else is the answer. */
 export type Check<C, A> = (context: C) => A | undefined | Promise<A | undefined>;
 

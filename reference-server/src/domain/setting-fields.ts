@@ -65,6 +65,20 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     help: 'leading zero bits the Proof of Work needs (default 18)',
   },
   {
+    key: 'pow_adaptive',
+    kind: 'switch',
+    label: 'Adaptive difficulty',
+    help: 'raise the difficulty under a surge and for repeat sign-ups from one address (default off)',
+  },
+  {
+    key: 'pow_surge_threshold',
+    kind: 'int',
+    min: 1,
+    max: 1_000_000,
+    label: 'Surge threshold (nonces per minute)',
+    help: 'nonces issued per minute above which adaptive difficulty rises (default 120)',
+  },
+  {
     key: 'confirm_email',
     kind: 'switch',
     label: 'Confirm email',

@@ -5,6 +5,7 @@ import {
   POW_DEFAULT_DIFFICULTY,
 } from '@waitlistkit/protocol';
 import { conflict, invalid } from './errors.js';
+import { POW_SURGE_THRESHOLD_DEFAULT } from './pow-difficulty.js';
 
 export interface WaitlistSettings {
   referrals: boolean;
@@ -13,6 +14,8 @@ export interface WaitlistSettings {
   challenge_min_age_ms: number;
   pow: boolean;
   pow_difficulty: number;
+  pow_adaptive: boolean;
+  pow_surge_threshold: number;
   ip_limit: number;
   referral_boost: number;
   email_throttle: boolean;
@@ -31,6 +34,8 @@ export const DEFAULT_SETTINGS: Readonly<WaitlistSettings> = Object.freeze({
   challenge_min_age_ms: CHALLENGE_DEFAULT_MIN_AGE_MS,
   pow: false,
   pow_difficulty: POW_DEFAULT_DIFFICULTY,
+  pow_adaptive: false,
+  pow_surge_threshold: POW_SURGE_THRESHOLD_DEFAULT,
   ip_limit: IP_RATE_LIMIT_DEFAULT,
   referral_boost: 0,
   email_throttle: false,

@@ -94,6 +94,13 @@ function live(log: WindowLog | undefined, now: number, limit: Limit): WindowLog 
 
 const total = (log: WindowLog) => log.counts.reduce((a, b) => a + b, 0);
 
+/**
+ * What a window has counted at `now`, for counters rather than throttles (adaptive Proof of Work):
+ * the same log, recorded with `take` under an unbounded capacity, read without recording.
+ */
+export const windowCount = (log: WindowLog | undefined, now: number, limit: Limit): number =>
+  total(live(log, now, limit));
+
 export const slidingWindow: Rule<WindowLog> = {
   take(previous, now, limit) {
     const log = live(previous, now, limit);

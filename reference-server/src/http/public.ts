@@ -1,6 +1,6 @@
 /**
- * Public subscribe, /v1/public/*: request in, `PublicSignups` (app/signup.ts) decides, answer
- * out, with the CORS headers of contract §9 whenever the origin is allowlisted.
+ * Public subscribe and its gates, /v1/public/*: request in, `PublicSignups` (app/signup.ts)
+ * decides, answer out, with the CORS headers of contract §9 whenever the origin is allowlisted.
  */
 import { ErrorCode, Header } from '@waitlistkit/protocol';
 import { type Request, type Response, Router } from 'express';
@@ -15,7 +15,24 @@ import { send } from './respond.js';
 export function publicRouter(app: Container): Router {
   const router = Router();
 
-  router.options('/waitlists/:waitlistId/subscribers', async (req, res) => {
+  const subscribe = '/waitlists/:waitlistId/subscribers';
+  const gates = '/waitlists/:waitlistId/gates';
+  const input = (req: Request) => ({
+    waitlistId: String(req.params.waitlistId),
+    origin: req.headers.origin,
+    ip: clientIp(req, app.config.trustProxy),
+    readBody: () => readJsonBody(req),
+  });
+  // Answered here, not by the app's error handler: the 500 must carry CORS headers too.
+  const failed = (res: Response, what: string, error: unknown): Outcome => {
+    app.log.error(`public ${what} failed`, {
+      request_id: res.locals.requestId,
+      error: error instanceof Error ? error.stack : String(error),
+    });
+    return errorOutcome(ErrorCode.internalError, 'Something went wrong on our side; try again.');
+  };
+
+  router.options([subscribe, gates], async (req, res) => {
     const origin = await preflightOrigin(app, String(req.params.waitlistId), req.headers.origin);
     if (origin === undefined) return send(res, errorOutcome(ErrorCode.notFound, 'Waitlist not found.'));
     res
@@ -24,13 +41,20 @@ export function publicRouter(app: Container): Router {
       .end();
   });
 
-  router.post('/waitlists/:waitlistId/subscribers', async (req: Request, res: Response) => {
-    const result = await app.signups.signUp({
-      waitlistId: String(req.params.waitlistId),
-      origin: req.headers.origin,
-      ip: clientIp(req, app.config.trustProxy),
-      readBody: () => readJsonBody(req),
-    });
+  router.post(gates, async (req: Request, res: Response) => {
+    const result = await app.signups.gates(input(req));
+    const outcome: Outcome =
+      result.kind === 'gates'
+        ? { status: 200, body: result.body }
+        : result.kind === 'refused'
+          ? refusalOutcome(result.refusal)
+          : failed(res, 'gates', result.error);
+    if (result.origin !== undefined) res.set(corsHeaders(result.origin));
+    send(res, outcome);
+  });
+
+  router.post(subscribe, async (req: Request, res: Response) => {
+    const result = await app.signups.signUp(input(req));
     let outcome: Outcome;
     switch (result.kind) {
       case 'accepted':
@@ -50,12 +74,7 @@ export function publicRouter(app: Container): Router {
         outcome = refusalOutcome(result.refusal);
         break;
       case 'failed':
-        // Answered here, not by the app's error handler: the 500 must carry CORS headers too.
-        app.log.error('public subscribe failed', {
-          request_id: res.locals.requestId,
-          error: result.error instanceof Error ? result.error.stack : String(result.error),
-        });
-        outcome = errorOutcome(ErrorCode.internalError, 'Something went wrong on our side; try again.');
+        outcome = failed(res, 'subscribe', result.error);
     }
     if (result.origin !== undefined) res.set(corsHeaders(result.origin));
     send(res, outcome);

@@ -134,7 +134,17 @@ export function waitlistPage(who: Who, props: SetupProps): Page {
   const groups: { legend: string; keys: string[] }[] = [
     { legend: 'Referrals', keys: ['referrals', 'referral_boost'] },
     { legend: 'Public sign-up', keys: ['origins', 'ip_limit'] },
-    { legend: 'Bot protection', keys: ['challenge', 'challenge_min_age_ms', 'pow', 'pow_difficulty'] },
+    {
+      legend: 'Bot protection',
+      keys: [
+        'challenge',
+        'challenge_min_age_ms',
+        'pow',
+        'pow_difficulty',
+        'pow_adaptive',
+        'pow_surge_threshold',
+      ],
+    },
     {
       legend: 'Email checks',
       keys: ['email_throttle', 'mx_check', 'block_disposable', 'disposable_domains'],

@@ -1,0 +1,49 @@
+/**
+ * The gate tokens the public endpoint hands out (contract §3, §4), with the adaptive Proof of
+ * Work difficulty of §16. Both the 428 answers of a sign-up and `POST .../gates` issue through
+ * here, so every nonce is counted in the surge window and priced the same way.
+ */
+import { powDifficulty } from '../domain/pow-difficulty.js';
+import type { Waitlist } from '../domain/records.js';
+import { windowCount } from '../domain/throttle.js';
+import { issueChallengeToken, issuePowNonce } from '../domain/tokens.js';
+import type { Context } from './context.js';
+
+const ipKey = (waitlistId: string, ip: string | undefined) => `${waitlistId}|${ip}`;
+
+export function issueChallenge(ctx: Context, waitlist: Waitlist): { token: string; min_age_ms: number } {
+  const minAge = waitlist.settings.challenge_min_age_ms;
+  return { token: issueChallengeToken(ctx.secret, waitlist.id, ctx.clock.now(), minAge), min_age_ms: minAge };
+}
+
+/** The difficulty is fixed here, in the signed nonce: a later surge does not change an issued one. */
+export function issuePow(
+  ctx: Context,
+  waitlist: Waitlist,
+  ip: string | undefined,
+): { nonce: string; difficulty: number } {
+  const { limiters, limits } = ctx;
+  const now = ctx.clock.now();
+  const { settings } = waitlist;
+  // Both counts are of what came before this nonce: the first sign-up from an address sees a = 0.
+  const difficulty = powDifficulty(settings.pow_difficulty, settings.pow_adaptive, {
+    issuedLastMinute: windowCount(limiters.powIssued.peek(waitlist.id), now, limits.powIssued),
+    threshold: settings.pow_surge_threshold,
+    acceptedFromIpLastHour: windowCount(
+      limiters.powAccepted.peek(ipKey(waitlist.id, ip)),
+      now,
+      limits.powAccepted,
+    ),
+  });
+  limiters.powIssued.take(waitlist.id, now, limits.powIssued);
+  return { nonce: issuePowNonce(ctx.secret, waitlist.id, now, difficulty), difficulty };
+}
+
+/**
+ * Counts a public 202 towards its address's repeat cost. Every 202, a re-sign-up of a known
+ * address too: the answer is identical by design, so counting only fresh ones would tell the
+ * server's view apart for nothing, and the abuse it prices (one address, many emails) is all 202s.
+ */
+export function recordAccepted(ctx: Context, waitlistId: string, ip: string | undefined): void {
+  ctx.limiters.powAccepted.take(ipKey(waitlistId, ip), ctx.clock.now(), ctx.limits.powAccepted);
+}

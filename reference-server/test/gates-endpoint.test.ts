@@ -1,0 +1,237 @@
+import {
+  BODY_MAX_BYTES,
+  type ChallengeRequired,
+  ChallengeRequiredSchema,
+  type GatesResponse,
+  GatesResponseSchema,
+  solvePow,
+} from '@waitlistkit/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { powDifficulty } from '../src/domain/pow-difficulty.js';
+import { errorOf, type Harness, harness, ORIGIN, publicGates, publicPost } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(() => h.close());
+
+async function gate(res: Response): Promise<ChallengeRequired> {
+  expect(res.status).toBe(428);
+  return ChallengeRequiredSchema.parse(await res.json());
+}
+
+async function powOf(res: Response): Promise<{ nonce: string; difficulty: number }> {
+  const answer = await gate(res);
+  if (answer.gate !== 'pow') throw new Error('expected the pow gate');
+  return answer.pow;
+}
+
+async function gatesOf(res: Response): Promise<GatesResponse> {
+  expect(res.status).toBe(200);
+  expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+  expect(res.headers.get('vary')).toBe('Origin');
+  return GatesResponseSchema.parse(await res.json());
+}
+
+const CORS_HEADERS = ['access-control-allow-origin', 'access-control-expose-headers', 'vary'];
+
+/** Signs `count` distinct emails up from this one address, solving each nonce; the difficulties offered. */
+async function signUps(waitlistId: string, count: number): Promise<number[]> {
+  const offered: number[] = [];
+  for (let i = 1; i <= count; i++) {
+    const email = `repeat-${i}@example.com`;
+    const pow = await powOf(await publicPost(h.server, waitlistId, { email }));
+    offered.push(pow.difficulty);
+    const solution = solvePow(pow.nonce, pow.difficulty) as number;
+    const ok = await publicPost(h.server, waitlistId, { email, pow: { nonce: pow.nonce, solution } });
+    expect(ok.status).toBe(202);
+  }
+  return offered;
+}
+
+const BASE = 8;
+const powWaitlist = (...more: string[]) =>
+  h.tenant({ waitlist: ['--origins', ORIGIN, '--pow', 'on', '--pow-difficulty', String(BASE), ...more] });
+
+describe('POST /v1/public/waitlists/{id}/gates (contract §16)', () => {
+  it('answers {} for a waitlist without gates', async () => {
+    const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+    const res = await publicGates(h.server, t.waitlistId);
+    expect(await gatesOf(res)).toEqual({});
+  });
+
+  it('hands out both gates, and a sign-up carrying both is accepted on its first request', async () => {
+    const t = await powWaitlist('--challenge', 'on', '--challenge-min-age-ms', '0');
+    const { challenge, pow } = await gatesOf(await publicGates(h.server, t.waitlistId));
+    if (!challenge || !pow) throw new Error('expected both gates');
+    expect(challenge.min_age_ms).toBe(0);
+    expect(pow.difficulty).toBe(BASE);
+    expect(pow.nonce).toHaveLength(63);
+    const body = {
+      email: 'both@example.com',
+      challenge_token: challenge.token,
+      pow: { nonce: pow.nonce, solution: solvePow(pow.nonce, pow.difficulty) as number },
+    };
+    expect((await publicPost(h.server, t.waitlistId, body)).status).toBe(202);
+    // Redeemed: the same tokens again start the 428 loop.
+    expect(
+      (await gate(await publicPost(h.server, t.waitlistId, { ...body, email: 'again@example.com' }))).gate,
+    ).toBe('challenge');
+  });
+
+  it('counts the Challenge min age from the /gates answer', async () => {
+    const t = await h.tenant({
+      waitlist: ['--origins', ORIGIN, '--challenge', 'on', '--challenge-min-age-ms', '60000'],
+    });
+    const { challenge, pow } = await gatesOf(await publicGates(h.server, t.waitlistId));
+    expect(pow).toBeUndefined();
+    if (!challenge) throw new Error('expected the challenge gate');
+    expect(challenge.min_age_ms).toBe(60_000);
+    const early = await publicPost(h.server, t.waitlistId, {
+      email: 'early@example.com',
+      challenge_token: challenge.token,
+    });
+    expect((await gate(early)).gate).toBe('challenge');
+  });
+
+  it('answers a missing waitlist, a missing Origin and a refused one with 404 and no CORS headers', async () => {
+    const t = await h.tenant({ waitlist: ['--origins', ORIGIN, '--pow', 'on'] });
+    const answers = [
+      await publicGates(h.server, 'wl_missing'),
+      await publicGates(h.server, t.waitlistId, {}, { 'Content-Type': 'application/json' }),
+      await publicGates(
+        h.server,
+        t.waitlistId,
+        {},
+        {
+          Origin: 'https://evil.example',
+          'Content-Type': 'application/json',
+        },
+      ),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(404);
+      expect((await errorOf(res)).code).toBe('not_found');
+      for (const name of CORS_HEADERS) expect(res.headers.get(name)).toBeNull();
+    }
+  });
+
+  it('shares the per-IP budget with the subscribe endpoint', async () => {
+    const t = await h.tenant({ waitlist: ['--origins', ORIGIN, '--ip-limit', '3'] });
+    expect((await publicGates(h.server, t.waitlistId)).status).toBe(200);
+    expect((await publicGates(h.server, t.waitlistId)).status).toBe(200);
+    expect((await publicPost(h.server, t.waitlistId, { email: 'budget@example.com' })).status).toBe(202);
+    for (const res of [
+      await publicGates(h.server, t.waitlistId),
+      await publicPost(h.server, t.waitlistId, { email: 'budget@example.com' }),
+    ]) {
+      expect(res.status).toBe(429);
+      expect(res.headers.get('retry-after')).toBe('60');
+      expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+      expect((await errorOf(res)).code).toBe('rate_limit_exceeded');
+    }
+  });
+
+  it('takes {} and nothing else: 400, 415 and 413 like the subscribe endpoint', async () => {
+    const t = await h.tenant({ waitlist: ['--origins', ORIGIN, '--pow', 'on'] });
+    const json = { Origin: ORIGIN, 'Content-Type': 'application/json' };
+    const cases: [unknown, Record<string, string>, number, string][] = [
+      [{ email: 'x@example.com' }, json, 400, 'invalid_request'],
+      [[], json, 400, 'invalid_request'],
+      ['"text"', json, 400, 'invalid_request'],
+      ['null', json, 400, 'invalid_request'],
+      ['{', json, 400, 'invalid_request'],
+      ['', json, 400, 'invalid_request'],
+      ['{}', { Origin: ORIGIN, 'Content-Type': 'text/plain' }, 415, 'unsupported_media_type'],
+      [`{"pad":"${'x'.repeat(BODY_MAX_BYTES)}"}`, json, 413, 'payload_too_large'],
+    ];
+    for (const [body, headers, status, code] of cases) {
+      const res = await publicGates(h.server, t.waitlistId, body, headers);
+      expect({
+        body: String(body).slice(0, 20),
+        status: res.status,
+        code: (await errorOf(res)).code,
+      }).toEqual({
+        body: String(body).slice(0, 20),
+        status,
+        code,
+      });
+      expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    }
+    expect((await errorOf(await publicGates(h.server, t.waitlistId, { a: 1 }))).message).toBe(
+      'The body must not have `a`.',
+    );
+  });
+
+  it('answers the CORS preflight of /gates like that of /subscribers', async () => {
+    const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+    const preflight = (waitlistId: string, origin: string) =>
+      fetch(`${h.server.url}/v1/public/waitlists/${waitlistId}/gates`, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST' },
+      });
+    const ok = await preflight(t.waitlistId, ORIGIN);
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(ok.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
+    expect(ok.headers.get('access-control-allow-headers')).toBe('Content-Type');
+    expect(ok.headers.get('access-control-max-age')).toBe('600');
+    expect(ok.headers.get('vary')).toBe('Origin');
+    for (const res of [
+      await preflight(t.waitlistId, 'https://evil.example'),
+      await preflight('wl_missing', ORIGIN),
+    ]) {
+      expect(res.status).toBe(404);
+      for (const name of CORS_HEADERS) expect(res.headers.get(name)).toBeNull();
+    }
+  });
+});
+
+describe('adaptive Proof of Work over HTTP (contract §16)', () => {
+  it('prices repeated sign-ups from one address: base for the first three, then two bits per doubling', async () => {
+    const t = await powWaitlist('--pow-adaptive', 'on');
+    const offered = await signUps(t.waitlistId, 9);
+    // The n-th sign-up sees a = n - 1 accepted before it.
+    expect(offered).toEqual([0, 0, 0, 2, 2, 3, 4, 4, 4].map((repeat) => BASE + repeat));
+    expect([offered[2], offered[4], offered[8]]).toEqual([BASE, BASE + 2, BASE + 4]);
+  });
+
+  it('leaves the difficulty at the base when adaptive is off', async () => {
+    const t = await powWaitlist();
+    expect(await signUps(t.waitlistId, 9)).toEqual(Array(9).fill(BASE));
+  });
+
+  it('raises the difficulty for everyone under a surge of nonces, by at most four bits', async () => {
+    const threshold = 5;
+    const t = await powWaitlist(
+      '--pow-adaptive',
+      'on',
+      '--pow-surge-threshold',
+      String(threshold),
+      '--ip-limit',
+      '1000',
+    );
+    const started = Date.now();
+    const offered: number[] = [];
+    for (let i = 0; i < 90; i++) {
+      const { pow } = await gatesOf(await publicGates(h.server, t.waitlistId));
+      offered.push(pow?.difficulty ?? 0);
+    }
+    // Every nonce so far is in the surge window only if this took under a minute.
+    expect(Date.now() - started).toBeLessThan(60_000);
+    // The k-th nonce sees the k - 1 issued before it.
+    const expected = offered.map(
+      (_, k) => BASE + Math.min(4, Math.max(0, Math.ceil(Math.log2(k / threshold)))),
+    );
+    expect(offered).toEqual(expected);
+    expect(offered.slice(0, 6)).toEqual(Array(6).fill(BASE));
+    expect(offered[10]).toBe(BASE + 1);
+    expect(offered.at(-1)).toBe(BASE + 4);
+    expect(offered).toEqual(
+      offered.map((_, k) =>
+        powDifficulty(BASE, true, { issuedLastMinute: k, threshold, acceptedFromIpLastHour: 0 }),
+      ),
+    );
+  });
+});

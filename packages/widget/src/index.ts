@@ -23,7 +23,15 @@ export {
   WaitlistError,
   type WaitlistErrorCode,
 } from './core/errors.js';
-export { type Progress, type Subscribed, type SubscribeOptions, subscribe } from './core/subscribe.js';
+export {
+  type PreparedGates,
+  type PrepareOptions,
+  type Progress,
+  prepareGates,
+  type Subscribed,
+  type SubscribeOptions,
+  subscribe,
+} from './core/subscribe.js';
 export { type PowProgress, type SolveOptions, solvePow } from './solver/solve.js';
 export { DEFAULT_TAG, defineWaitlistElement, type WaitlistElement } from './ui/element.js';
 export { en, type Locale } from './ui/locale.js';

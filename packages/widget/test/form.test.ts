@@ -49,7 +49,7 @@ const fieldError = () => $('[part=error]')?.textContent;
 
 function start(service: ServiceOptions = {}, options: Partial<MountOptions> = {}) {
   const fake = fakeService(service);
-  server.use(fake.handler);
+  server.use(fake.handler, fake.gates);
   handle = mount(host, { waitlistId: WAITLIST_ID, baseUrl: BASE_URL, ...options });
   return fake;
 }
@@ -101,6 +101,7 @@ describe('the form', () => {
     server.use(
       http.post(ENDPOINT, async () => held.then(() => undefined)),
       fake.handler,
+      fake.gates,
     );
     handle = mount(host, { waitlistId: WAITLIST_ID, baseUrl: BASE_URL });
     input().focus();

@@ -2,7 +2,7 @@
  * The decisions of the sign-up loop, without I/O: what to do with each answer of the public
  * endpoint. `subscribe()` performs the requests, waits and solves; this module only decides.
  */
-import type { AcceptedSignup, PublicSubscribeBody } from '@waitlistkit/protocol';
+import { type AcceptedSignup, type PublicSubscribeBody, TOKEN_TTL_MS } from '@waitlistkit/protocol';
 import {
   GeoRestrictedError,
   InvalidEmailError,
@@ -137,3 +137,19 @@ export const requestBody = (
   challenge_token: string | undefined,
   pow: PublicSubscribeBody['pow'],
 ): PublicSubscribeBody => ({ email, referral_code, challenge_token, pow });
+
+/** Gates passed ahead of the submit (`prepareGates`), for the sign-up's first request. */
+export interface PreparedGates {
+  challenge_token?: string;
+  pow?: PublicSubscribeBody['pow'];
+  /** When the gates' answer arrived (clock time): the tokens were issued just before. */
+  at: number;
+}
+
+/** A minute's margin: the request still has to travel, and clocks and the TTL check differ. */
+const STALE_MS = TOKEN_TTL_MS - 60_000;
+
+/** Prepared gates still worth sending `now`; stale ones would only earn a 428. */
+export const usable = (prepared: PreparedGates | undefined, now: number) =>
+  // No `prepared`: NaN, not less.
+  now - (prepared?.at as number) < STALE_MS ? prepared : undefined;

@@ -3,7 +3,7 @@
  * wait, Proof of Work, retries) and returns the accepted sign-up or throws a `WaitlistError`.
  * Works in browsers and in Node 20 (pass `origin` there: the endpoint wants an Origin header).
  */
-import { type AcceptedSignup, normalizeReferralCode, type PublicSubscribeBody } from '@waitlistkit/protocol';
+import { type AcceptedSignup, type GatesResponse, normalizeReferralCode } from '@waitlistkit/protocol';
 import { solvePow } from '../solver/solve.js';
 import { type Clock, systemClock } from './clock.js';
 import {
@@ -11,8 +11,10 @@ import {
   decide,
   decideNetworkFailure,
   newLoopState,
+  type PreparedGates,
   requestBody,
   type Step,
+  usable,
 } from './decide.js';
 import { notFoundMessage, pageOrigin, serverAnswers } from './diagnose.js';
 import { AbortedError, InvalidEmailError, NotFoundError } from './errors.js';
@@ -49,7 +51,15 @@ export interface SubscribeOptions {
   retries?: number;
   /** Time source and timers (tests). */
   clock?: Clock;
+  /** `prepareGates()`'s promise: its tokens go in the first request, unless it failed or they are near expiry. */
+  prepared?: Promise<PreparedGates | undefined>;
 }
+
+export type { PreparedGates };
+export type PrepareOptions = Pick<
+  SubscribeOptions,
+  'baseUrl' | 'waitlistId' | 'signal' | 'fetch' | 'origin' | 'workers' | 'clock'
+>;
 
 /** Progress of a challenge wait is reported this often. */
 const CHALLENGE_TICK_MS = 250;
@@ -60,6 +70,45 @@ const CHALLENGE_TICK_MS = 250;
  */
 export type Subscribed = AcceptedSignup & { confirmEmail: boolean };
 
+/** The public endpoint's `path` for this waitlist, and the headers of a POST to it. */
+function endpoint({ waitlistId, ...options }: PrepareOptions, path: string) {
+  const baseUrl = parseBaseUrl(options.baseUrl);
+  if (!baseUrl || !waitlistId || typeof waitlistId !== 'string') {
+    throw new TypeError('needs an http(s) baseUrl and a waitlistId');
+  }
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (options.origin) headers.origin = options.origin;
+  return {
+    baseUrl,
+    headers,
+    url: `${baseUrl}/v1/public/waitlists/${encodeURIComponent(waitlistId)}/${path}`,
+  };
+}
+
+/**
+ * Passes the waitlist's gates before the sign-up (contract §16): fetches a Challenge token and a
+ * Proof of Work nonce, waits out the token's minimum age while solving, and resolves with what
+ * `subscribe({ prepared })` sends so that its first request is accepted. Start it while the
+ * visitor types. It never rejects: any failure (or `signal`) resolves `undefined`, and the
+ * sign-up then passes the gates itself, answering 428s.
+ */
+export async function prepareGates(options: PrepareOptions): Promise<PreparedGates | undefined> {
+  const { signal, clock = systemClock, fetch: doFetch = fetch } = options;
+  try {
+    const { url, headers } = endpoint(options, 'gates');
+    const response = await doFetch(url, { method: 'POST', headers, body: '{}', signal });
+    const at = clock.now();
+    // Not checked further: an error's body has neither gate, the solver refuses a bad nonce,
+    // and a bad token only costs a 428.
+    const { challenge, pow }: GatesResponse = await response.json();
+    const solved = pow && { nonce: pow.nonce, solution: await solvePow(pow.nonce, pow.difficulty, options) };
+    // The minimum age runs while the solver works: only what is left of it is waited out. The
+    // token's age counts from its issue; its receipt is the closest the client knows.
+    if (challenge) await clock.sleep(at + challenge.min_age_ms - clock.now(), signal);
+    return { at, challenge_token: challenge?.token, pow: solved };
+  } catch {}
+}
+
 export async function subscribe(options: SubscribeOptions): Promise<Subscribed> {
   const {
     waitlistId,
@@ -68,10 +117,7 @@ export async function subscribe(options: SubscribeOptions): Promise<Subscribed> 
     onProgress: report = () => {},
     fetch: doFetch = fetch,
   } = options;
-  const baseUrl = parseBaseUrl(options.baseUrl);
-  if (!baseUrl || !waitlistId || typeof waitlistId !== 'string') {
-    throw new TypeError('subscribe: needs an http(s) baseUrl and a waitlistId.');
-  }
+  const { baseUrl, headers, url } = endpoint(options, 'subscribers');
   const email = String(options.email ?? '').trim();
   // Only what no server could accept is refused here (254: the longest address); the service judges the rest.
   if (!email.includes('@') || email.length > 254) {
@@ -80,18 +126,16 @@ export async function subscribe(options: SubscribeOptions): Promise<Subscribed> 
   const limits = { ...DEFAULT_LIMITS };
   if (options.maxRounds !== undefined) limits.maxRounds = options.maxRounds;
   if (options.retries !== undefined) limits.retries = options.retries;
-  const url = `${baseUrl}/v1/public/waitlists/${encodeURIComponent(waitlistId)}/subscribers`;
   const origin = pageOrigin() ?? options.origin;
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (options.origin) headers.origin = options.origin;
   const referralCode = normalizeReferralCode(options.referralCode);
   const loop = newLoopState();
   const notFound = () => new NotFoundError(notFoundMessage(waitlistId, baseUrl, origin), 404, 'not_found');
   const aborted = () => {
     if (signal?.aborted) throw new AbortedError();
   };
-  let challengeToken: string | undefined;
-  let pow: PublicSubscribeBody['pow'];
+  const prepared = usable(await options.prepared, clock.now());
+  let challengeToken = prepared?.challenge_token;
+  let pow = prepared?.pow;
 
   for (let attempt = 1; ; attempt++) {
     aborted();

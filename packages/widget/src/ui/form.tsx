@@ -6,7 +6,7 @@
 import type { AcceptedSignup } from '@waitlistkit/protocol';
 import { Component, createRef, Fragment, h } from 'preact';
 import { WaitlistError } from '../core/errors.js';
-import { type Progress, subscribe } from '../core/subscribe.js';
+import { type PreparedGates, type Progress, prepareGates, subscribe } from '../core/subscribe.js';
 import { format, type LocaleKey } from './locale.js';
 import type { WidgetConfig } from './options.js';
 import { readReferral, safeLink, shareLink } from './referral.js';
@@ -59,6 +59,8 @@ const MESSAGES: Record<string, LocaleKey> = {
 export class Form extends Component<FormProps, FormState> {
   override state = idle;
   private controller?: AbortController;
+  /** The gates passed while the visitor types; one per sign-up, aborted with the form. */
+  private prepared?: Promise<PreparedGates | undefined>;
   private timer?: ReturnType<typeof setInterval>;
   private gate = '';
   private input = createRef<HTMLInputElement>();
@@ -127,12 +129,20 @@ export class Form extends Component<FormProps, FormState> {
     }
   };
 
+  /** On the first focus only: pages where nobody signs up never pay for the gates. */
+  private prepare = (): void => {
+    // The sign-up's controller: `reset` stops the prepare too (the form then answers 428s itself).
+    this.prepared ??= prepareGates({
+      ...this.props.config,
+      signal: (this.controller ??= new AbortController()).signal,
+    });
+  };
+
   private submit = async (event: Event): Promise<void> => {
     event.preventDefault();
     if (this.state.busy || this.state.wait) return;
     const { config } = this.props;
-    const controller = new AbortController();
-    this.controller = controller;
+    const signal = (this.controller ??= new AbortController()).signal;
     this.gate = '';
     this.setState({ busy: true, bad: false, fieldError: '', status: this.text('checking') });
     try {
@@ -141,12 +151,14 @@ export class Form extends Component<FormProps, FormState> {
         waitlistId: config.waitlistId,
         email: this.input.current?.value ?? '',
         referralCode: this.referral,
-        signal: controller.signal,
+        signal,
         onProgress: this.progress,
         fetch: config.fetch,
         workers: config.workers,
+        // A next try (say after a typo) may find them spent: then it answers the 428s itself.
+        prepared: this.prepared,
       });
-      if (controller.signal.aborted) return;
+      if (signal.aborted) return;
       const link = signup.referral_code
         ? shareLink(location.href, config.refParam, signup.referral_code)
         : '';
@@ -163,7 +175,7 @@ export class Form extends Component<FormProps, FormState> {
         statusUrl: signup.status_url,
       });
     } catch (error) {
-      if (controller.signal.aborted) return;
+      if (signal.aborted) return;
       this.fail(error);
     }
   };
@@ -266,6 +278,7 @@ export class Form extends Component<FormProps, FormState> {
                 id="e"
                 part="input"
                 ref={this.input}
+                onFocus={this.prepare}
                 type="email"
                 name="email"
                 autocomplete="email"

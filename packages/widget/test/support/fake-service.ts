@@ -11,6 +11,7 @@ import { AbortedError } from '../../src/core/errors.js';
 export const BASE_URL = 'https://api.waitlist.test';
 export const WAITLIST_ID = 'wl_0123456789abcdef';
 export const ENDPOINT = `${BASE_URL}/v1/public/waitlists/:id/subscribers`;
+export const GATES = `${BASE_URL}/v1/public/waitlists/:id/gates`;
 
 export interface ServiceOptions {
   challenge?: { minAgeMs: number };
@@ -106,7 +107,35 @@ export function fakeService(options: ServiceOptions = {}) {
     );
   });
 
-  return { handler, requests, tokens, nonces };
+  /** `POST .../gates` (contract §16): fresh tokens for whatever gates are on, counted in `gateRequests`. */
+  let gateRequests = 0;
+  const gates = http.post(GATES, ({ params }) => {
+    gateRequests++;
+    if (params.id !== WAITLIST_ID) return error(404, 'not_found');
+    const body: Record<string, unknown> = {};
+    if (options.challenge) {
+      const token = randomBytes(12).toString('base64url');
+      tokens.set(token, now());
+      body.challenge = { token, min_age_ms: options.challenge.minAgeMs };
+    }
+    if (options.pow) {
+      const nonce = newNonce();
+      nonces.set(nonce, options.pow.difficulty);
+      body.pow = { nonce, difficulty: options.pow.difficulty };
+    }
+    return HttpResponse.json(body);
+  });
+
+  return {
+    handler,
+    gates,
+    requests,
+    tokens,
+    nonces,
+    get gateRequests() {
+      return gateRequests;
+    },
+  };
 }
 
 /** A clock whose `sleep` advances time at once, recording every wait. */

@@ -458,3 +458,27 @@ describe('the form: lifecycle and integration', () => {
     expect($('label')?.textContent).toBe('<img src=x onerror="window.pwned=1">');
   });
 });
+
+describe('the form: gates prefetched on focus (contract §16)', () => {
+  const gatesOn = { challenge: { minAgeMs: 50 }, pow: { difficulty: 8 } };
+
+  it('prepares once on the first focus; the submit is a single request', async () => {
+    const fake = start(gatesOn, { workers: 0 });
+    input().focus();
+    input().blur();
+    input().focus();
+    await vi.waitFor(() => expect(fake.gateRequests).toBe(1));
+    submit();
+    await vi.waitFor(() => expect(status()).toBe(en.success));
+    expect(fake.gateRequests).toBe(1);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('nothing is prepared on a page where the field is never focused', async () => {
+    const fake = start(gatesOn, { workers: 0 });
+    submit();
+    await vi.waitFor(() => expect(status()).toBe(en.success));
+    expect(fake.gateRequests).toBe(0);
+    expect(fake.requests).toHaveLength(3);
+  });
+});

@@ -1,4 +1,4 @@
-import { verifyPow } from '@waitlistkit/protocol';
+import { TOKEN_TTL_MS, verifyPow } from '@waitlistkit/protocol';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -14,7 +14,7 @@ import {
   TooManyRoundsError,
   WaitlistError,
 } from '../src/core/errors.js';
-import { type Progress, type SubscribeOptions, subscribe } from '../src/core/subscribe.js';
+import { type Progress, prepareGates, type SubscribeOptions, subscribe } from '../src/core/subscribe.js';
 import {
   BASE_URL,
   ENDPOINT,
@@ -383,5 +383,63 @@ describe('subscribe: abort', () => {
     });
     await expect(signup).rejects.toBeInstanceOf(AbortedError);
     expect(service.requests).toHaveLength(1);
+  });
+});
+
+describe('prepareGates: the gates passed before the submit (contract §16)', () => {
+  const gatesOn = { challenge: { minAgeMs: 1500 }, pow: { difficulty: 8 } };
+  function prepared(options: ServiceOptions = gatesOn) {
+    const service = setup(options);
+    server.use(service.gates);
+    const ready = prepareGates({
+      baseUrl: BASE_URL,
+      waitlistId: WAITLIST_ID,
+      clock: service.clock,
+      workers: 0,
+    });
+    return { ...service, ready };
+  }
+
+  it('waits out the minimum age and solves: the sign-up is one request', async () => {
+    const { run, ready, requests, clock, gateRequests } = prepared();
+    expect(gateRequests).toBe(0);
+    const tokens = await ready;
+    expect(clock.sleeps).toEqual([1500]);
+    expect(tokens?.challenge_token).toEqual(expect.any(String));
+    expect(verifyPow(tokens?.pow?.nonce ?? '', tokens?.pow?.solution ?? -1, 8)).toBe(true);
+    await expect(run({ prepared: ready, workers: 0 })).resolves.toMatchObject({ status: 'accepted' });
+    expect(requests).toHaveLength(1);
+  });
+
+  it('near expiry, the tokens are left out: the 428 loop passes the gates', async () => {
+    const { run, ready, requests, clock } = prepared();
+    await ready;
+    clock.advance(TOKEN_TTL_MS - 30_000);
+    await expect(run({ prepared: ready, workers: 0 })).resolves.toMatchObject({ status: 'accepted' });
+    expect(requests).toHaveLength(3);
+    expect(requests[0]?.body.challenge_token).toBeUndefined();
+  });
+
+  it('tokens the service refuses (settings changed): the 428 loop passes the gates', async () => {
+    const { run, ready, requests } = prepared({ ...gatesOn, refuseTokens: 1 });
+    await expect(run({ prepared: ready, workers: 0 })).resolves.toMatchObject({ status: 'accepted' });
+    expect(requests.length).toBeGreaterThan(1);
+  });
+
+  it('a failed prepare resolves undefined and the sign-up passes the gates itself', async () => {
+    const service = setup(gatesOn);
+    server.use(http.post(`${BASE_URL}/v1/public/waitlists/:id/gates`, () => HttpResponse.error()));
+    const ready = prepareGates({ baseUrl: BASE_URL, waitlistId: WAITLIST_ID, clock: service.clock });
+    await expect(ready).resolves.toBeUndefined();
+    await expect(service.run({ prepared: ready, workers: 0 })).resolves.toMatchObject({ status: 'accepted' });
+    expect(service.requests).toHaveLength(3);
+  });
+
+  it('no gate on: `{}`, nothing waited or solved', async () => {
+    const { run, ready, requests, clock } = prepared({});
+    expect(await ready).toEqual({ at: clock.now(), challenge_token: undefined, pow: undefined });
+    expect(clock.sleeps).toEqual([]);
+    await run({ prepared: ready });
+    expect(requests).toHaveLength(1);
   });
 });

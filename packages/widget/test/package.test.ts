@@ -22,6 +22,7 @@ const PUBLIC = [
   'defineWaitlistElement',
   'en',
   'mount',
+  'prepareGates',
   'solvePow',
   'subscribe',
 ];

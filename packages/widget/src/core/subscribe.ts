@@ -74,7 +74,7 @@ export type Subscribed = AcceptedSignup & { confirmEmail: boolean };
 function endpoint({ waitlistId, ...options }: PrepareOptions, path: string) {
   const baseUrl = parseBaseUrl(options.baseUrl);
   if (!baseUrl || !waitlistId || typeof waitlistId !== 'string') {
-    throw new TypeError('needs an http(s) baseUrl and a waitlistId');
+    throw new TypeError('invalid baseUrl or waitlistId');
   }
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.origin) headers.origin = options.origin;

@@ -132,17 +132,16 @@ export class Form extends Component<FormProps, FormState> {
   /** On the first focus only: pages where nobody signs up never pay for the gates. */
   private prepare = (): void => {
     // The sign-up's controller: `reset` stops the prepare too (the form then answers 428s itself).
-    this.prepared ??= prepareGates({
-      ...this.props.config,
-      signal: (this.controller ??= new AbortController()).signal,
-    });
+    this.controller ??= new AbortController();
+    this.prepared ??= prepareGates({ ...this.props.config, signal: this.controller.signal });
   };
 
   private submit = async (event: Event): Promise<void> => {
     event.preventDefault();
     if (this.state.busy || this.state.wait) return;
     const { config } = this.props;
-    const signal = (this.controller ??= new AbortController()).signal;
+    this.controller ??= new AbortController();
+    const { signal } = this.controller;
     this.gate = '';
     this.setState({ busy: true, bad: false, fieldError: '', status: this.text('checking') });
     try {

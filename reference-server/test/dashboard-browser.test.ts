@@ -63,15 +63,11 @@ describe.skipIf(chromiumMissing)('dashboard in Chromium', () => {
     try {
       const visitor = await context.newPage();
       await visitor.goto(siteOrigin);
-      const gate = visitor.evaluate(
-        () =>
-          new Promise<string>((resolve) =>
-            document.addEventListener('waitlist:gate', (e) => resolve((e as CustomEvent).detail.gate)),
-          ),
-      );
+      // The saved PoW is required: the widget fetches it from `/gates` on focus (contract §16).
+      const gates = visitor.waitForResponse((r) => r.url().endsWith('/gates'));
       await visitor.locator('waitlist-form >> input[type=email]').fill('visitor@example.com');
+      expect((await (await gates).json()).pow).toMatchObject({ difficulty: 16 });
       await visitor.locator('waitlist-form >> button[type=submit]').click();
-      expect(await gate).toBe('pow');
       await expect
         .poll(() => visitor.locator('waitlist-form >> [role=status]').textContent(), { timeout: 30_000 })
         .toBe("You're on the list!");

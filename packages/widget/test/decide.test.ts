@@ -1,3 +1,4 @@
+import { TOKEN_TTL_MS } from '@waitlistkit/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   backoffMs,
@@ -8,6 +9,7 @@ import {
   parseRetryAfter,
   requestBody,
   type Step,
+  usable,
 } from '../src/core/decide.js';
 import {
   GeoRestrictedError,
@@ -180,5 +182,15 @@ describe('requestBody', () => {
       challenge_token: 'tok',
       pow: { nonce: 'n', solution: 7 },
     });
+  });
+});
+
+describe('usable: prepared gates at submit time', () => {
+  const prepared = { at: 1_000, challenge_token: 't' };
+  it('keeps them until a minute before the tokens expire, and passes nothing on', () => {
+    expect(usable(prepared, 1_000)).toBe(prepared);
+    expect(usable(prepared, 1_000 + TOKEN_TTL_MS - 60_001)).toBe(prepared);
+    expect(usable(prepared, 1_000 + TOKEN_TTL_MS - 60_000)).toBeUndefined();
+    expect(usable(undefined, 1_000)).toBeUndefined();
   });
 });

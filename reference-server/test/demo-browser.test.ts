@@ -11,12 +11,20 @@ describe.skipIf(chromiumMissing)('the demo landing page in Chromium', () => {
       const page = await browser.newPage();
       const problems: string[] = [];
       page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+      const signups: string[] = [];
+      page.on(
+        'request',
+        (r) => r.method() === 'POST' && r.url().endsWith('/subscribers') && signups.push(r.url()),
+      );
       await page.goto(`${server.url}/`);
       await page.locator('waitlist-form >> input[type=email]').fill('visitor@example.com');
       await page.locator('waitlist-form >> button[type=submit]').click();
       await expect
         .poll(() => page.locator('waitlist-form >> [role=status]').textContent(), { timeout: 30_000 })
         .toBe("You're on the list!");
+      // The demo's gates are on, and passed while the visitor typed: one POST, no 428.
+      expect(signups).toHaveLength(1);
+      expect(await page.locator('#caption').textContent()).toContain('Proof of Work');
       const share = await page.locator('waitlist-form >> input[readonly]').inputValue();
       expect(share).toMatch(new RegExp(`^${server.url}/\\?ref=[23456789A-HJ-NP-Z]{6}$`));
       // The page's own CSP (script-src, worker-src, connect-src) let everything through.

@@ -148,8 +148,15 @@ describe('the README’s first command: serve --demo', () => {
         headers: { Origin: origin, 'Content-Type': 'application/json' },
         body: JSON.stringify({ email: 'visitor@example.com' }),
       });
-      expect(signup.status).toBe(202);
-      expect((await signup.json()).referral_code).toMatch(/^\w{6}$/);
+      // The demo's gates are on: a bare sign-up is asked to pass them, and /gates offers both
+      // (the widget passes them while the visitor types: demo-browser.test.ts).
+      expect(signup.status).toBe(428);
+      const gates = await fetch(`${server.url}/v1/public/waitlists/${waitlistId}/gates`, {
+        method: 'POST',
+        headers: { Origin: origin, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+      expect(Object.keys(await gates.json()).sort()).toEqual(['challenge', 'pow']);
       await server.stop();
 
       const again = await startServer({ db: dir.db, args: ['--demo'] });
@@ -162,7 +169,8 @@ describe('the README’s first command: serve --demo', () => {
         headers: { Origin: new URL(again.url).origin, 'Content-Type': 'application/json' },
         body: JSON.stringify({ email: 'visitor2@example.com' }),
       });
-      expect(res.status).toBe(202);
+      // 428 (pass the gates), not 404: the origin is past the allowlist.
+      expect(res.status).toBe(428);
       await again.stop();
 
       // A third start on yet another port: the allowlist holds the current origin only.

@@ -45,8 +45,13 @@ export async function seedDemo(
     email: 'admin@demo.example',
     role: 'admin',
   });
+  // What sets the product apart, on: both gates (the widget passes them while the visitor
+  // types, so they cost a person nothing) and referrals that move people up.
   const waitlist = await admin.createWaitlist(tenant.id, 'Demo waitlist', {
     referrals: true,
+    referral_boost: 5,
+    challenge: true,
+    pow: true,
     origins: [origin],
   });
   const { value } = await admin.createKey(operator.id, 'Demo backend', 'full');
@@ -57,7 +62,7 @@ export async function seedDemo(
     `    demo page      ${origin}/`,
     `    dashboard      ${origin}/dashboard   sign in as ${operator.email} / ${password}`,
     `    tenant         ${tenant.id} (plan pro)`,
-    `    waitlist       ${waitlist.id} (referrals on, origin ${origin})`,
+    `    waitlist       ${waitlist.id} (Challenge and Proof of Work on, referral boost 5, origin ${origin})`,
     `    API key        ${value}`,
     `    try it         curl -H "Authorization: Bearer ${value}" ${baseUrl}/v1/api/waitlists/${waitlist.id}/subscribers`,
     '',

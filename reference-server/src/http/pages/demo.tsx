@@ -17,6 +17,10 @@ export function demoPage(waitlistId: string, waitlistName: string, baseUrl: stri
         <div class="card hero">
           <h1>{waitlistName}</h1>
           <p class="muted">Something new is coming. Join the waitlist to get in early.</p>
+          <p class="muted" id="caption">
+            While you type, this form passes a Challenge and a Proof of Work that bots pay for and you don't
+            wait for; each friend who joins with your link moves you up 5 places.
+          </p>
           <script
             src={`${baseUrl}/widget/waitlist.js`}
             data-waitlist-id={waitlistId}

@@ -5,14 +5,13 @@
  * (`fn.toString()`), the Node worker's code, and the main thread's fallback solver (called
  * directly, so a CSP without 'unsafe-eval' still works).
  *
- * The engine hashes with the Proof of Work kernel (build/pow-kernel.ts), embedded as a string, or
+ * The engine hashes with the Proof of Work kernel (build/pow-kernel.ts), embedded as base64, or
  * with the protocol's JavaScript SHA-256 where WebAssembly is forbidden.
  */
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Options } from 'tsup';
-import { kernelByte } from '../src/solver/kernel-layout.js';
 import { powKernel } from './pow-kernel.js';
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
@@ -41,11 +40,10 @@ export const PROTOCOL_SOURCE = resolve(
 
 /**
  * The kernel as a module: `export default` its bytes as a string of one character per byte
- * (through `kernelByte`), which gzips to less than base64 of the same bytes.
+ * (printable ones as themselves), which gzips to less than base64 of the same bytes.
  */
 async function kernelModule(): Promise<string> {
-  const bytes = Buffer.from(Array.from(await powKernel(), (b) => kernelByte(String.fromCharCode(b))));
-  return `export default ${JSON.stringify(bytes.toString('latin1'))};`;
+  return `export default ${JSON.stringify(Buffer.from(await powKernel()).toString('latin1'))};`;
 }
 
 /** The source of `virtual:waitlist-solver`: `export default function` returning the engine's exports. */

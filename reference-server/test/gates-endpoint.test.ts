@@ -1,25 +1,13 @@
-import {
-  BODY_MAX_BYTES,
-  type ChallengeRequired,
-  ChallengeRequiredSchema,
-  type GatesResponse,
-  GatesResponseSchema,
-  solvePow,
-} from '@waitlistkit/protocol';
+import { BODY_MAX_BYTES, type GatesResponse, GatesResponseSchema, solvePow } from '@waitlistkit/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { powDifficulty } from '../src/domain/pow-difficulty.js';
-import { errorOf, type Harness, harness, ORIGIN, publicGates, publicPost } from './helpers.js';
+import { errorOf, gate, type Harness, harness, ORIGIN, publicGates, publicPost } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
   h = await harness();
 });
 afterAll(() => h.close());
-
-async function gate(res: Response): Promise<ChallengeRequired> {
-  expect(res.status).toBe(428);
-  return ChallengeRequiredSchema.parse(await res.json());
-}
 
 async function powOf(res: Response): Promise<{ nonce: string; difficulty: number }> {
   const answer = await gate(res);

@@ -1,24 +1,14 @@
-import {
-  type ChallengeRequired,
-  ChallengeRequiredSchema,
-  solvePow,
-  TOKEN_TTL_MS,
-} from '@waitlistkit/protocol';
+import { solvePow, TOKEN_TTL_MS } from '@waitlistkit/protocol';
 import type { Tenant } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueChallengeToken, issuePowNonce } from '../src/domain/tokens.js';
-import { type Harness, harness, ORIGIN, publicPost, SECRET } from './helpers.js';
+import { gate, type Harness, harness, ORIGIN, publicPost, SECRET } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
   h = await harness();
 });
 afterAll(() => h.close());
-
-async function gate(res: Response): Promise<ChallengeRequired> {
-  expect(res.status).toBe(428);
-  return ChallengeRequiredSchema.parse(await res.json());
-}
 
 const waitUntil = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 

@@ -1,5 +1,7 @@
 /** Helpers for the server's HTTP tests: a server per file, requests with the right headers. */
+import { type ChallengeRequired, ChallengeRequiredSchema } from '@waitlistkit/protocol';
 import { cli, type RunningServer, seedTenant, startServer, type Tenant, tempDir } from '@waitlistkit/testkit';
+import { expect } from 'vitest';
 
 export const SECRET = 'test-secret-0123456789abcdef';
 export const ORIGIN = 'https://landing.example';
@@ -178,4 +180,10 @@ export async function until<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** The 428 body of a gate, checked against the protocol's schema. */
+export async function gate(res: Response): Promise<ChallengeRequired> {
+  expect(res.status).toBe(428);
+  return ChallengeRequiredSchema.parse(await res.json());
 }

@@ -1,0 +1,31 @@
+/**
+ * The server's suite once more, on PostgreSQL (issue 16): the same test files as `server`
+ * (vitest.config.ts), with every harness on a fresh database of a throwaway cluster. Left out,
+ * the files about SQLite itself, which have no PostgreSQL meaning:
+ */
+import { configDefaults, defineProject, mergeConfig } from 'vitest/config';
+import server from './vitest.config.js';
+
+const SQLITE_ONLY = [
+  // The group committer and its batched statement: SQLite's single writer.
+  'test/committer.test.ts',
+  'test/signup-group.test.ts',
+  // SQLite's migrations, run on an old SQLite file.
+  'test/migrations.test.ts',
+  // SQLite's query plans (EXPLAIN QUERY PLAN, INDEXED BY).
+  'test/query-plans.test.ts',
+  // The snapshot race, staged on SQLite's connections and statement modules.
+  'test/snapshot.test.ts',
+];
+
+export default mergeConfig(
+  server,
+  defineProject({
+    test: {
+      name: 'server-pg',
+      exclude: [...configDefaults.exclude, ...SQLITE_ONLY],
+      globalSetup: ['test/postgres-cluster.ts'],
+      setupFiles: ['test/postgres-env.ts'],
+    },
+  }),
+);

@@ -39,10 +39,25 @@ export function lockWaitlist(db: Connection, waitlistId: string): Promise<Locked
   );
 }
 
-const INSERT = `INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
-    status_token, referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $3, $10, $11, $12)
-  ON CONFLICT DO NOTHING RETURNING id`;
+/** What a sign-up reads after taking the lock: the email's row, the code's owner, whether the tenant has a live endpoint. */
+interface Facts {
+  /** id, referral code, status token, unconfirmed, when the last confirmation mail was queued. */
+  existing: [string, string, string, boolean, number | null] | null;
+  referrer: { id: string; seq: number; referral_count: number } | null;
+  announces: boolean;
+}
+
+/**
+ * The row and the waitlist's new last seq and join time, in one statement: the lock is held for
+ * round trips, and this is the one every fresh sign-up makes. Nothing is written on a conflict.
+ */
+const INSERT = `WITH inserted AS (
+    INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
+        status_token, referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $3, $10, $11, $12)
+      ON CONFLICT DO NOTHING RETURNING id)
+  UPDATE waitlists SET last_seq = $3, last_joined_us = $10
+   WHERE id = $2 AND EXISTS (SELECT 1 FROM inserted)`;
 
 /**
  * Inserts with a fresh referral code, drawing another when the code is taken (one in a billion
@@ -95,18 +110,29 @@ export async function insertOrMatchSubscriber(
 ): Promise<SignupResult> {
   const waitlist = await lockWaitlist(db, input.waitlistId);
   if (!waitlist || waitlist.archived) return { outcome: 'waitlist_gone' };
-  const existing = await db.get<{
-    id: string;
-    referral_code: string;
-    status_token: string;
-    unconfirmed: boolean;
-    confirm_mailed_us: number | null;
-  }>(
-    `SELECT id, referral_code, status_token, confirm_token IS NOT NULL AND confirmed_us IS NULL AS unconfirmed,
-            confirm_mailed_us
-       FROM subscribers WHERE waitlist_id = $1 AND email_norm = $2`,
-    [input.waitlistId, input.emailNorm],
-  );
+  // Everything else the sign-up needs, read in one statement after the lock.
+  const facts = (await db.get<Facts>(
+    `SELECT
+       (SELECT json_build_array(id, referral_code, status_token,
+                                confirm_token IS NOT NULL AND confirmed_us IS NULL, confirm_mailed_us)
+          FROM subscribers WHERE waitlist_id = $1 AND email_norm = $2) AS existing,
+       (SELECT json_build_object('id', id, 'seq', seq, 'referral_count', referral_count)
+          FROM subscribers WHERE waitlist_id = $1 AND referral_code = $3) AS referrer,
+       EXISTS (SELECT 1 FROM webhook_endpoints WHERE tenant_id = $4 AND state = 'active') AS announces`,
+    [
+      input.waitlistId,
+      input.emailNorm,
+      normalizeReferralCode(input.referralCode) ?? null,
+      waitlist.tenant_id,
+    ],
+  )) as Facts;
+  const existing = facts.existing && {
+    id: facts.existing[0],
+    referral_code: facts.existing[1],
+    status_token: facts.existing[2],
+    unconfirmed: facts.existing[3],
+    confirm_mailed_us: facts.existing[4],
+  };
   if (existing) {
     const { id, referral_code, status_token } = existing;
     if (input.confirm && existing.unconfirmed && mailsAgain(existing.confirm_mailed_us, nowUs)) {
@@ -115,14 +141,7 @@ export async function insertOrMatchSubscriber(
     }
     return { outcome: 'matched', subscriber: { id, referral_code, status_token }, credited: undefined };
   }
-  const code = normalizeReferralCode(input.referralCode);
-  const referrer =
-    code === undefined
-      ? undefined
-      : await db.get<{ id: string; seq: number; referral_count: number }>(
-          'SELECT id, seq, referral_count FROM subscribers WHERE waitlist_id = $1 AND referral_code = $2',
-          [input.waitlistId, code],
-        );
+  const referrer = facts.referrer ?? undefined;
   const credit = creditFor(settingsFromJson(waitlist.settings), true, referrer);
   const seq = waitlist.last_seq + 1;
   const joinedUs = Math.max(nowUs, waitlist.last_joined_us + 1);
@@ -143,24 +162,22 @@ export async function insertOrMatchSubscriber(
     confirmToken,
     confirmToken === null ? null : joinedUs,
   ]);
-  await db.run('UPDATE waitlists SET last_seq = $2, last_joined_us = $3 WHERE id = $1', [
-    input.waitlistId,
-    seq,
-    joinedUs,
-  ]);
   const atMs = Math.floor(joinedUs / 1000);
   const tenantId = waitlist.tenant_id;
-  await addEvent(
-    db,
-    {
-      messageId: newMessageId(),
-      tenantId,
-      waitlistId: input.waitlistId,
-      type: 'subscriber.created',
-      subjectId: id,
-    },
-    atMs,
-  );
+  // Only tenants with a live endpoint pay for the event (addEvent would write nothing for the others).
+  if (facts.announces) {
+    await addEvent(
+      db,
+      {
+        messageId: newMessageId(),
+        tenantId,
+        waitlistId: input.waitlistId,
+        type: 'subscriber.created',
+        subjectId: id,
+      },
+      atMs,
+    );
+  }
   if (confirmToken !== null) await queueConfirmationMail(db, { id, tenantId }, joinedUs);
   const creditNow = credit && confirmToken === null ? credit : undefined;
   if (creditNow) {

@@ -38,6 +38,19 @@ export function storeLocation(value: string): StoreLocation {
   );
 }
 
+/**
+ * The SQLite file named by `--db`, for a command that works on the file itself (a backup): a
+ * PostgreSQL URL is refused, naming the tool that does it there.
+ */
+export function sqliteFile(location: string, command: string): string {
+  const where = storeLocation(location);
+  if (where.kind === 'sqlite') return where.path;
+  throw new DomainError(
+    'usage_error',
+    `${command} works on a SQLite file, and --db names a PostgreSQL database: use pg_dump there.`,
+  );
+}
+
 /** The store at `location`; `oneShot` for a command that runs alone and briefly (one connection). */
 export function openStore(
   location: string,

@@ -33,7 +33,12 @@ export async function openDatabase(url: string, { connections = 10 } = {}): Prom
     await migrate(pool);
   } catch (error) {
     await pool.end();
-    throw error;
+    // The first thing a server or command does with the URL: say which database failed, never
+    // with the password.
+    const { hostname, port, pathname } = new URL(url);
+    throw new Error(
+      `PostgreSQL at ${hostname || 'localhost'}${port ? `:${port}` : ''}${pathname}: ${(error as Error).message}`,
+    );
   }
 
   async function transaction<T>(begin: string, fn: (db: Connection) => Promise<T>): Promise<T> {

@@ -239,7 +239,7 @@ describe('public subscribe: 500', () => {
       });
       // SQLite's words, or PostgreSQL's.
       expect(broken.server.output()).toMatch(
-        /no such table: used_tokens|relation "used_tokens" does not exist/,
+        /no such table: used_tokens|relation \\"used_tokens\\" does not exist/,
       );
     } finally {
       await broken.close();

@@ -54,11 +54,24 @@ export class Connection {
 
   private async query(sql: string, params: Params | undefined): Promise<pg.QueryResult> {
     try {
-      return await this.client.query(sql, params as unknown[] | undefined);
+      return await this.client.query(sql, params?.map(representable));
     } catch (error) {
       throw translated(error);
     }
   }
+}
+
+/**
+ * A value as PostgreSQL's text can hold it. U+0000 it cannot (SQLite can): it becomes U+FFFD, as
+ * the driver's UTF-8 encoding already makes of a lone surrogate. No stored value holds U+0000, so
+ * a lookup or a search with one finds nothing, as it finds nothing on SQLite, instead of failing;
+ * the only text stored from a visitor, the email, never has one (protocol's checkEmail).
+ */
+function representable(value: unknown): unknown {
+  if (typeof value === 'string')
+    return value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+  if (Array.isArray(value)) return value.map(representable);
+  return value;
 }
 
 /** SQLSTATE codes a transaction is retried on: it lost a race and changed nothing. */

@@ -5,7 +5,7 @@
  * it first, and a second marker finds it marked), and a due delivery is claimed by one worker
  * (`FOR UPDATE SKIP LOCKED`, then a lease), so each attempt is made by one process.
  */
-import { newId, newMessageId } from '../../domain/ids.js';
+import { randomBytes } from 'node:crypto';
 import type {
   ClaimedDelivery,
   DeliveryRow,
@@ -16,6 +16,14 @@ import type {
 } from '../store.js';
 import { isoNow } from '../time.js';
 import type { Connection } from './connection.js';
+
+/**
+ * The ids the SQLite adapter's triggers give the rows they write (a sign-up's created event, a
+ * confirmation mail and its message): a prefix and lower-case hex. Mail's Message-ID is made of
+ * the message id, so both adapters send the same shape.
+ */
+export const triggerId = (prefix: 'msg' | 'dlv', bytes: number) =>
+  `${prefix}_${randomBytes(bytes).toString('hex')}`;
 
 export async function addEvent(db: Connection, event: NewEvent, now: number): Promise<void> {
   await db.run(
@@ -49,9 +57,9 @@ export async function queueConfirmationMail(
     `INSERT INTO deliveries (id, channel, tenant_id, message_id, event_type, body, state, next_at, created_at)
      VALUES ($1, 'mail', $2, $3, 'confirmation', $4, 'pending', $5, $5)`,
     [
-      newId('delivery'),
+      triggerId('dlv', 8),
       subscriber.tenantId,
-      newMessageId(),
+      triggerId('msg', 12),
       JSON.stringify({ subscriber_id: subscriber.id }),
       at,
     ],

@@ -17,7 +17,7 @@ import { type Credit, creditFor } from '../../domain/referrals.js';
 import { searchText } from '../../domain/search.js';
 import { settingsFromJson } from '../../domain/settings.js';
 import type { Connection } from './connection.js';
-import { addEvent, queueConfirmationMail } from './outbox.js';
+import { addEvent, queueConfirmationMail, triggerId } from './outbox.js';
 
 export interface LockedWaitlist {
   tenant_id: string;
@@ -169,7 +169,7 @@ export async function insertOrMatchSubscriber(
     await addEvent(
       db,
       {
-        messageId: newMessageId(),
+        messageId: triggerId('msg', 12),
         tenantId,
         waitlistId: input.waitlistId,
         type: 'subscriber.created',

@@ -12,6 +12,7 @@ import listLatency from './05-list-latency.mjs';
 import sqliteDriver from './06-sqlite-driver.mjs';
 import clientOverhead from './07-client-overhead.mjs';
 import webhookOutbox from './08-webhook-outbox.mjs';
+import attackerYield from './10-attacker-yield.mjs';
 
 export const BENCHMARKS = [
   powSolver,
@@ -22,4 +23,5 @@ export const BENCHMARKS = [
   sqliteDriver,
   clientOverhead,
   webhookOutbox,
+  attackerYield,
 ];

@@ -243,6 +243,7 @@ export default {
             { key: 'refusals', header: 'refusals by code' },
             { key: 'requests', header: 'gates / submits' },
             { key: 'rate', header: 'attacker hash rate' },
+            { key: 'share', header: 'CPU it got of its cores' },
             { key: 'limit', header: 'limited by' },
           ],
           rows: RUNS.map(({ key, label }) => {
@@ -258,6 +259,7 @@ export default {
               refusals: refusalText(r.refusals),
               requests: `${r.gateFetches} / ${r.submits}${r.unsubmitted ? ` (${r.unsubmitted} unsent)` : ''}`,
               rate: mhs((r.tries * 1000 * r.threads) / Math.max(1, r.solveMs)),
+              share: fmtPct(r.cpuSeconds / (r.threads * r.seconds)),
               limit: limitedBy(r),
             };
           }),
@@ -265,6 +267,8 @@ export default {
             `Attacker hash rate: tries proved by its finished solutions (one engine per nonce counts up from 0) per second of their solving, times ${threads} threads; ` +
               "solves cut off by the deadline count in the CPU and the threads' busy time, not here. " +
               `Throttle budget: ${IP_LIMIT} requests in any 60 s window, the server counting each in its one-second slot (so up to 61 s).`,
+            'CPU it got: its CPU seconds over threads × duration. On a shared machine a hashing-bound attacker gets less than its ' +
+              'cores, and its yield against adaptive difficulty falls with it: compare its hash rate with item 1 on a quiet machine.',
           ],
         },
         {

@@ -18,34 +18,13 @@ import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { NONCE, widgetRate } from '../lib/pow-rate.mjs';
 import { fmtInt, fmtRatio, median } from '../lib/stats.mjs';
 
 const require = createRequire(import.meta.url);
-// The server's nonce shape: `nonce:` fills one SHA-256 block.
-const NONCE = 'p1.benchmark-nonce.of.sixty-three.characters.exactly.123456789x';
 
 /** Millions of hashes per second, as displayed. */
 const mhs = (rate) => `${(rate / 1e6).toFixed(2)} MH/s`;
-
-/** The widget's solver on an unsolvable target for `ms`: tries per second after the first report. */
-async function widgetRate(solvePow, options, ms) {
-  const samples = [];
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), ms);
-  const solved = await solvePow(NONCE, 32, {
-    ...options,
-    signal: controller.signal,
-    onProgress: (p) => samples.push([performance.now(), p.hashes, p.wasm]),
-  }).catch((error) => {
-    if (error.code !== 'aborted') throw error;
-  });
-  clearTimeout(timer);
-  if (solved !== undefined) throw new Error('the fixed nonce has a 32-bit solution this early: pick another');
-  const [t0, h0] = samples[0];
-  const [t1, h1, wasm] = samples.at(-1);
-  if (t1 - t0 < ms / 4) throw new Error('too few progress reports to measure a rate');
-  return { rate: ((h1 - h0) * 1000) / (t1 - t0), wasm };
-}
 
 function nodeCryptoRate(ms) {
   const end = performance.now() + ms;

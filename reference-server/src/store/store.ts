@@ -345,7 +345,8 @@ export interface Repositories {
  * - `peek` reads without counting anything and without changing what a later `take` answers.
  * - `sweep` forgets states the rule calls idle (`rule.isIdle` under the limit they were last
  *   taken with); forgetting them changes no answer. A database adapter may instead store, with
- *   each state, when it goes idle (`now + take.reset * 1000` is never early) and delete past ones.
+ *   each state, when it goes idle, and delete the states past it: `now + take.reset * 1000 + 1`
+ *   is never early (the millisecond covers the token bucket's float rounding; domain.test.ts).
  * - An adapter may also forget states sooner (a memory cap) as long as that only ever makes the
  *   throttle more lenient.
  */

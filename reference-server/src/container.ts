@@ -36,7 +36,7 @@ export function createContainer(
   parts: Omit<Context, keyof ReturnType<typeof throttles>>,
   policy: WebhookPolicy,
 ): Container {
-  const ctx: Context = { ...parts, ...throttles(parts.config.keyRateLimit) };
+  const ctx: Context = { ...parts, ...throttles(parts.store, parts.config.keyRateLimit) };
   const operators = new Operators(ctx.store, ctx.clock, policy);
   return {
     ...ctx,

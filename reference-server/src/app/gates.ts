@@ -17,25 +17,26 @@ export function issueChallenge(ctx: Context, waitlist: Waitlist): { token: strin
 }
 
 /** The difficulty is fixed here, in the signed nonce: a later surge does not change an issued one. */
-export function issuePow(
+export async function issuePow(
   ctx: Context,
   waitlist: Waitlist,
   ip: string | undefined,
-): { nonce: string; difficulty: number } {
+): Promise<{ nonce: string; difficulty: number }> {
   const { limiters, limits } = ctx;
   const now = ctx.clock.now();
   const { settings } = waitlist;
+  // This nonce is counted first, and the surge read from that same take (less this nonce): one
+  // atomic step, so concurrent nonces each see the ones before them, on a shared store too.
+  const [issued, accepted] = await Promise.all([
+    limiters.powIssued.take(waitlist.id, now, limits.powIssued),
+    limiters.powAccepted.peek(ipKey(waitlist.id, ip)),
+  ]);
   // Both counts are of what came before this nonce: the first sign-up from an address sees a = 0.
   const difficulty = powDifficulty(settings.pow_difficulty, settings.pow_adaptive, {
-    issuedLastMinute: windowCount(limiters.powIssued.peek(waitlist.id), now, limits.powIssued),
+    issuedLastMinute: windowCount(issued.state, now, limits.powIssued) - 1,
     threshold: settings.pow_surge_threshold,
-    acceptedFromIpLastHour: windowCount(
-      limiters.powAccepted.peek(ipKey(waitlist.id, ip)),
-      now,
-      limits.powAccepted,
-    ),
+    acceptedFromIpLastHour: windowCount(accepted, now, limits.powAccepted),
   });
-  limiters.powIssued.take(waitlist.id, now, limits.powIssued);
   return { nonce: issuePowNonce(ctx.secret, waitlist.id, now, difficulty), difficulty };
 }
 
@@ -44,6 +45,10 @@ export function issuePow(
  * address too: the answer is identical by design, so counting only fresh ones would tell the
  * server's view apart for nothing, and the abuse it prices (one address, many emails) is all 202s.
  */
-export function recordAccepted(ctx: Context, waitlistId: string, ip: string | undefined): void {
-  ctx.limiters.powAccepted.take(ipKey(waitlistId, ip), ctx.clock.now(), ctx.limits.powAccepted);
+export async function recordAccepted(
+  ctx: Context,
+  waitlistId: string,
+  ip: string | undefined,
+): Promise<void> {
+  await ctx.limiters.powAccepted.take(ipKey(waitlistId, ip), ctx.clock.now(), ctx.limits.powAccepted);
 }

@@ -28,9 +28,17 @@ import { type BodyRead, type Refusal, refusal } from './refusal.js';
 
 // ------------------------------------------------------------------ shared by both create endpoints
 
-export function emailThrottle(ctx: Context, waitlist: Waitlist, emailNorm: string): Refusal | undefined {
+export async function emailThrottle(
+  ctx: Context,
+  waitlist: Waitlist,
+  emailNorm: string,
+): Promise<Refusal | undefined> {
   if (!waitlist.settings.email_throttle) return undefined;
-  const taken = ctx.limiters.email.take(`${waitlist.id}|${emailNorm}`, ctx.clock.now(), ctx.limits.email);
+  const taken = await ctx.limiters.email.take(
+    `${waitlist.id}|${emailNorm}`,
+    ctx.clock.now(),
+    ctx.limits.email,
+  );
   if (taken.allowed) return undefined;
   return refusal(
     ErrorCode.rateLimitExceeded,
@@ -130,8 +138,12 @@ export class PublicSignups {
     const newChallenge = (waitlist: Waitlist): Stop => ({
       gate: { status: 'challenge_required', gate: Gate.challenge, challenge: issueChallenge(ctx, waitlist) },
     });
-    const newPow = (s: PublicState): Stop => ({
-      gate: { status: 'challenge_required', gate: Gate.pow, pow: issuePow(ctx, waitlistOf(s), s.input.ip) },
+    const newPow = async (s: PublicState): Promise<Stop> => ({
+      gate: {
+        status: 'challenge_required',
+        gate: Gate.pow,
+        pow: await issuePow(ctx, waitlistOf(s), s.input.ip),
+      },
     });
     const unused = async (id: string) => (await ctx.store.reads.tokens.used([id])).size === 0;
 
@@ -144,10 +156,11 @@ export class PublicSignups {
       },
       origin: (s: PublicState) =>
         isOriginAllowed(s.input.origin, waitlistOf(s).settings.origins) ? undefined : NOT_FOUND,
-      ip_throttle: (s: PublicState): Stop | undefined => {
+      ip_throttle: async (s: PublicState): Promise<Stop | undefined> => {
         const waitlist = waitlistOf(s);
         const limit = { capacity: waitlist.settings.ip_limit, windowMs: 60_000 };
-        if (ctx.limiters.ip.take(`${waitlist.id}|${s.input.ip}`, now(), limit).allowed) return undefined;
+        if ((await ctx.limiters.ip.take(`${waitlist.id}|${s.input.ip}`, now(), limit)).allowed)
+          return undefined;
         return {
           refusal: refusal(
             ErrorCode.rateLimitExceeded,
@@ -198,8 +211,8 @@ export class PublicSignups {
         if (!lost) return undefined;
         return lost.gate === 'challenge' ? newChallenge(waitlistOf(s)) : newPow(s);
       },
-      email_throttle: (s: PublicState): Stop | undefined =>
-        stop(emailThrottle(ctx, waitlistOf(s), bodyOf(s).normalized_email)),
+      email_throttle: async (s: PublicState): Promise<Stop | undefined> =>
+        stop(await emailThrottle(ctx, waitlistOf(s), bodyOf(s).normalized_email)),
       disposable: (s: PublicState): Stop | undefined =>
         stop(disposableCheck(waitlistOf(s).settings, bodyOf(s).email_domain)),
       mx: async (s: PublicState): Promise<Stop | undefined> =>
@@ -221,7 +234,7 @@ export class PublicSignups {
       const { challenge, pow } = waitlist.settings;
       const body: GatesResponse = {
         ...(challenge ? { challenge: issueChallenge(this.ctx, waitlist) } : {}),
-        ...(pow ? { pow: issuePow(this.ctx, waitlist, input.ip) } : {}),
+        ...(pow ? { pow: await issuePow(this.ctx, waitlist, input.ip) } : {}),
       };
       return { kind: 'gates', body, ...allowed() };
     } catch (error) {
@@ -258,7 +271,10 @@ export class PublicSignups {
             );
       if (result.outcome === 'waitlist_gone')
         return { kind: 'refused', refusal: NOT_FOUND_REFUSAL, ...allowed() };
-      recordAccepted(this.ctx, waitlist.id, input.ip);
+      // The sign-up is committed: a counter that cannot be recorded must not turn it into an error.
+      await recordAccepted(this.ctx, waitlist.id, input.ip).catch((error: unknown) =>
+        this.ctx.log.error('could not count an accepted sign-up', { error: String(error) }),
+      );
       return {
         kind: 'accepted',
         body: acceptedBody(result.subscriber, waitlist.settings, this.ctx.config.appUrl),

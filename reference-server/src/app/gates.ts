@@ -3,7 +3,7 @@
  * Work difficulty of §16. Both the 428 answers of a sign-up and `POST .../gates` issue through
  * here, so every nonce is counted in the surge window and priced the same way.
  */
-import { powDifficulty } from '../domain/pow-difficulty.js';
+import { powDifficulty, redemptionDifficulty } from '../domain/pow-difficulty.js';
 import type { Waitlist } from '../domain/records.js';
 import { windowCount } from '../domain/throttle.js';
 import { issueChallengeToken, issuePowNonce } from '../domain/tokens.js';
@@ -38,6 +38,25 @@ export async function issuePow(
     acceptedFromIpLastHour: windowCount(accepted, now, limits.powAccepted),
   });
   return { nonce: issuePowNonce(ctx.secret, waitlist.id, now, difficulty), difficulty };
+}
+
+/** What a solution of a nonce issued at `issued` bits must reach now (see domain/pow-difficulty). */
+export async function difficultyToRedeem(
+  ctx: Context,
+  waitlist: Waitlist,
+  ip: string | undefined,
+  issued: number,
+): Promise<number> {
+  const { settings } = waitlist;
+  if (!settings.pow_adaptive) return issued;
+  const accepted = await ctx.limiters.powAccepted.peek(ipKey(waitlist.id, ip));
+  const now = ctx.clock.now();
+  return redemptionDifficulty(
+    issued,
+    settings.pow_difficulty,
+    true,
+    windowCount(accepted, now, ctx.limits.powAccepted),
+  );
 }
 
 /**

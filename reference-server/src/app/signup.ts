@@ -13,6 +13,7 @@ import {
   PUBLIC_RETRY_AFTER_SECONDS,
   parseGatesBody,
   parsePublicSubscribeBody,
+  verifyPow,
 } from '@waitlistkit/protocol';
 import { isDisposable } from '../adapters/disposable.js';
 import { countryOf } from '../adapters/geo.js';
@@ -23,7 +24,7 @@ import type { SignupRow, TokenUse, Waitlist } from '../domain/records.js';
 import type { WaitlistSettings } from '../domain/settings.js';
 import { checkChallengeToken, checkPowSolution } from '../domain/tokens.js';
 import type { Context } from './context.js';
-import { issueChallenge, issuePow, recordAccepted } from './gates.js';
+import { difficultyToRedeem, issueChallenge, issuePow, recordAccepted } from './gates.js';
 import { type BodyRead, type Refusal, refusal } from './refusal.js';
 
 // ------------------------------------------------------------------ shared by both create endpoints
@@ -200,6 +201,9 @@ export class PublicSignups {
         if (pow === undefined) return newPow(s);
         const checked = checkPowSolution(ctx.secret, waitlist.id, pow.nonce, pow.solution, now());
         if (!checked.ok || !(await unused(checked.id))) return newPow(s);
+        // Sign-ups accepted from the address since the nonce was issued raise its price.
+        const needed = await difficultyToRedeem(ctx, waitlist, s.input.ip, checked.difficulty);
+        if (needed > checked.difficulty && !verifyPow(pow.nonce, pow.solution, needed)) return newPow(s);
         s.tokens.push({ gate: 'pow', id: checked.id, expiresAt: checked.expiresAt });
         return undefined;
       },

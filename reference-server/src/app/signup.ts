@@ -1,7 +1,8 @@
 /**
  * Sign-up through the public endpoint: the anti-abuse pipeline of contract §2, in its order,
  * then one commit. Gate tokens are stateless (signed); a token is redeemed, once, only when every
- * gate has passed, so the final request of a Challenge-then-PoW flow can carry both. The checks
+ * gate has passed, so the final request of a Challenge-then-PoW flow can carry both; in the
+ * sign-up's own write when it is accepted, so a gated sign-up costs one commit like any other. The checks
  * both create endpoints share after their gates, and the commit, live here too.
  */
 import {
@@ -20,7 +21,7 @@ import { countryOf } from '../adapters/geo.js';
 import { GATES_ORDER, PUBLIC_ORDER, runChecks } from '../domain/checks.js';
 import { geoAllows } from '../domain/gates.js';
 import { isOriginAllowed } from '../domain/origins.js';
-import type { SignupRow, TokenUse, Waitlist } from '../domain/records.js';
+import type { SignupResult, SignupRow, TokenUse, Waitlist } from '../domain/records.js';
 import type { WaitlistSettings } from '../domain/settings.js';
 import { checkChallengeToken, checkPowSolution } from '../domain/tokens.js';
 import type { Context } from './context.js';
@@ -131,6 +132,8 @@ const NOT_FOUND: Stop = { refusal: refusal(ErrorCode.notFound, 'Waitlist not fou
 
 export class PublicSignups {
   private readonly checks;
+  /** The fresh 428 for the first of `lost`, tokens that a concurrent request redeemed first. */
+  private readonly lostGate: (s: PublicState, lost: readonly string[]) => Stop | Promise<Stop>;
 
   constructor(private readonly ctx: Context) {
     const now = () => ctx.clock.now();
@@ -147,6 +150,10 @@ export class PublicSignups {
       },
     });
     const unused = async (id: string) => (await ctx.store.reads.tokens.used([id])).size === 0;
+    this.lostGate = (s, lost) =>
+      s.tokens.find((t) => lost.includes(t.id))?.gate === 'challenge'
+        ? newChallenge(waitlistOf(s))
+        : newPow(s);
 
     this.checks = {
       waitlist: async (s: PublicState): Promise<Stop | undefined> => {
@@ -207,14 +214,6 @@ export class PublicSignups {
         s.tokens.push({ gate: 'pow', id: checked.id, expiresAt: checked.expiresAt });
         return undefined;
       },
-      redeem: async (s: PublicState): Promise<Stop | undefined> => {
-        if (s.tokens.length === 0) return undefined;
-        const uses = s.tokens.map(({ id, expiresAt }) => ({ id, expiresAt }));
-        const taken = await ctx.store.write((tx) => tx.tokens.redeem(uses));
-        const lost = s.tokens.find((t) => taken.includes(t.id));
-        if (!lost) return undefined;
-        return lost.gate === 'challenge' ? newChallenge(waitlistOf(s)) : newPow(s);
-      },
       email_throttle: async (s: PublicState): Promise<Stop | undefined> =>
         stop(await emailThrottle(ctx, waitlistOf(s), bodyOf(s).normalized_email)),
       disposable: (s: PublicState): Stop | undefined =>
@@ -224,6 +223,10 @@ export class PublicSignups {
       geo: (s: PublicState): Stop | undefined =>
         stop(geoCheck(waitlistOf(s).settings, countryOf(s.input.ip))),
     };
+  }
+
+  private async redeem(s: PublicState): Promise<void> {
+    await this.ctx.store.write((tx) => tx.tokens.redeem(uses(s)));
   }
 
   /** What the waitlist requires before the submit (contract §16), issued now. */
@@ -251,6 +254,8 @@ export class PublicSignups {
     const allowed = () => allowedOrigin(s);
     try {
       const stopped = await runChecks(PUBLIC_ORDER, this.checks, s);
+      // Passed gates are spent even when a later check refuses.
+      if (stopped && 'refusal' in stopped && s.tokens.length > 0) await this.redeem(s);
       if (stopped) {
         return 'gate' in stopped
           ? { kind: 'gate', body: stopped.gate, ...allowed() }
@@ -264,15 +269,26 @@ export class PublicSignups {
         emailNorm: body.normalized_email,
         confirm: waitlist.settings.confirm_email,
       };
-      const result =
-        body.referral_code === undefined
-          ? await this.ctx.store.signUpFresh(signup)
-          : await this.ctx.store.write((tx) =>
-              tx.subscribers.signUp(
-                { ...signup, referralCode: body.referral_code },
-                this.ctx.clock.nowMicros(),
-              ),
-            );
+      const nowUs = () => this.ctx.clock.nowMicros();
+      const full = { ...signup, referralCode: body.referral_code };
+      // With gate tokens, redeeming them and the sign-up are one write: one commit, not two.
+      const done =
+        s.tokens.length > 0
+          ? await this.ctx.store.write(async (tx) => {
+              const lost = await tx.tokens.redeem(uses(s));
+              return lost.length > 0 ? { lost } : { result: await tx.subscribers.signUp(full, nowUs()) };
+            })
+          : {
+              result:
+                body.referral_code === undefined
+                  ? await this.ctx.store.signUpFresh(signup)
+                  : await this.ctx.store.write((tx) => tx.subscribers.signUp(full, nowUs())),
+            };
+      if (done.lost) {
+        const { gate } = (await this.lostGate(s, done.lost)) as { gate: ChallengeRequired };
+        return { kind: 'gate', body: gate, ...allowed() };
+      }
+      const result = done.result as SignupResult;
       if (result.outcome === 'waitlist_gone')
         return { kind: 'refused', refusal: NOT_FOUND_REFUSAL, ...allowed() };
       // The sign-up is committed: a counter that cannot be recorded must not turn it into an error.
@@ -296,6 +312,8 @@ const allowedOrigin = (s: PublicState): { origin?: string } =>
   s.waitlist && isOriginAllowed(s.input.origin, s.waitlist.settings.origins)
     ? { origin: s.input.origin as string }
     : {};
+
+const uses = (s: PublicState): TokenUse[] => s.tokens.map(({ id, expiresAt }) => ({ id, expiresAt }));
 
 const NOT_FOUND_REFUSAL = (NOT_FOUND as { refusal: Refusal }).refusal;
 const stop = (r: Refusal | undefined): Stop | undefined => (r ? { refusal: r } : undefined);

@@ -67,7 +67,7 @@ export function connect(post: (report: Report) => void): (message: ToEngine) => 
 
   async function search(job: Job): Promise<void> {
     const hasher = await pickHasher(utf8(`${job.nonce}:`), job.js);
-    const { wasm } = hasher;
+    const { wasm, simd } = hasher;
     const next = searcher(hasher, job);
     // Yield between slices so stop and limit messages get in (and, on the main thread, the
     // page stays live). Browsers: a MessageChannel task, free of setTimeout's 4 ms clamping.
@@ -77,7 +77,7 @@ export function connect(post: (report: Report) => void): (message: ToEngine) => 
     try {
       while (!stopped) {
         const report = next(limit);
-        post({ ...report, wasm });
+        post({ ...report, wasm, simd });
         if (report.found !== undefined || report.end) return;
         await new Promise((wake) => {
           if (!channel) return setImmediate(wake);

@@ -98,7 +98,9 @@ function kernelText(simd: boolean): string {
   return `(module
   (memory (export "m") 1)
   ;; Tries count candidates, lanes (4, or 1 for the i32 twin) per pass: the digits at tail + at
-  ;; (len of them) step by stride after each. The caller sizes count so the digits never gain a place.
+  ;; (len of them) step by stride after each. They must never gain a place: the carry would run on
+  ;; below the first digit, through the prefix's bytes and below address 0 (a trap). The caller,
+  ;; runs() in hasher.ts, sizes count so they do not.
   (func (export "search") (param $at i32) (param $len i32) (param $blocks i32) (param $count i32)
     (param $stride i32) (param $shift i32) (param $lanes i32) (result i32)
     (local $i i32) (local $k i32) (local $p i32) (local $carry i32) (local $n i32) (local $j i32)

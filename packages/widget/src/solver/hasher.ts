@@ -17,11 +17,31 @@ export interface Hasher {
   /** The kernel runs four candidates per pass (WebAssembly SIMD). */
   readonly simd?: boolean;
   /**
-   * Tries `count` candidates `start, start + stride, …`, all with as many digits as `start`, and
-   * returns the index of the first whose digest's first word shifted right by `shift` is zero
-   * (`shift` = 32 − difficulty), or −1.
+   * Tries `count` candidates `start, start + stride, …` and returns the index of the first whose
+   * digest's first word shifted right by `shift` is zero (`shift` = 32 − difficulty), or −1.
    */
   run(start: number, count: number, stride: number, shift: number): number;
+}
+
+/** A hasher's search: `run` for candidates that all have as many digits as `digits`. */
+type Search = (digits: string, count: number, stride: number, shift: number) => number;
+
+/**
+ * `run` from a search over candidates of one digit count, as the hashers step the digits in place:
+ * a run that would gain a digit (9 → 10, 99 → 100, …) is split there, each part with its own tail.
+ * Done here, for every caller: a carry past the first digit would run down through the prefix's
+ * bytes in the tail (wrong digests) or, where the prefix fills whole blocks, below address 0 (the
+ * kernel traps).
+ */
+function runs(search: Search): Hasher['run'] {
+  return function run(start, count, stride, shift): number {
+    const digits = String(start);
+    // The candidates below the next power of ten.
+    const same = Math.min(count, Math.ceil((10 ** digits.length - start) / stride));
+    const found = search(digits, same, stride, shift);
+    const next = found < 0 && same < count ? run(start + same * stride, count - same, stride, shift) : -1;
+    return next < 0 ? found : same + next;
+  };
 }
 
 /**
@@ -49,8 +69,7 @@ export function jsHasher(prefix: Uint8Array): Hasher {
   const h = new Uint32Array(8);
   return {
     wasm: false,
-    run(start, count, stride, shift) {
-      const digits = String(start);
+    run: runs((digits, count, stride, shift) => {
       const blocks = writeTail(tail, mid, digits);
       const last = mid.rest.length + digits.length - 1;
       for (let i = 0; ; ) {
@@ -65,7 +84,7 @@ export function jsHasher(prefix: Uint8Array): Hasher {
           carry = (d - (d % 10)) / 10;
         }
       }
-    },
+    }),
   };
 }
 
@@ -105,10 +124,9 @@ export async function wasmHasher(
   return {
     wasm: true,
     simd,
-    run(start, count, stride, shift) {
-      const digits = String(start);
+    run: runs((digits, count, stride, shift) => {
       const blocks = writeTail(tail, mid, digits);
       return kernel.search(mid.rest.length, digits.length, blocks, count, stride, shift, simd ? 4 : 1);
-    },
+    }),
   };
 }

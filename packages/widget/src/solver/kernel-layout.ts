@@ -1,8 +1,9 @@
 /**
  * Memory of the Proof of Work kernel (build/pow-kernel.ts), shared by the code that writes it.
- * The padded tail comes first: a digit carry that ran past its place would fall below address 0
- * and trap, never overwrite the state or the round constants above it. Vectors are four words,
- * one per lane; the host writes the midstate and K splatted, four copies of each word.
+ * The padded tail comes first: a digit carry that ran past the first digit (hasher.ts's runs()
+ * sizes every call so none does) would go down through the prefix's bytes and below address 0,
+ * never into the state or the round constants above it. Vectors are four words, one per lane;
+ * the host writes the midstate and K splatted, four copies of each word.
  */
 export const TAIL = 0; // two 64-byte blocks: the prefix's last partial block, the digits, the padding
 export const STATE = 128; // two runs of eight vectors: the state before each block of the tail (the first: the midstate)

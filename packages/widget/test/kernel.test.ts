@@ -7,12 +7,13 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { POW_KERNEL_SCALAR_WAT, POW_KERNEL_WAT, powKernel } from '../build/pow-kernel.js';
 import { connect, searcher } from '../src/solver/engine.js';
-import { type Hasher, wasmHasher } from '../src/solver/hasher.js';
+import { type Hasher, jsHasher, wasmHasher } from '../src/solver/hasher.js';
 import type { Report } from '../src/solver/messages.js';
 import { scalarKernel } from '../src/solver/scalar.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const refuse = () => false;
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** A nonce of the server's shape: 63 characters, so `nonce:` fills one block. */
 const serverNonce = () => `p1.${Array.from({ length: 60 }, () => BASE62[randomInt(62)]).join('')}`;
@@ -84,16 +85,18 @@ describe('the kernel', () => {
 });
 
 describe('SIMD and its i32 twin against node:crypto', () => {
-  it('agree with node:crypto on server-shaped nonces, random starts and strides, every lane count', async () => {
+  it('agree with node:crypto on server-shaped nonces, random starts and strides, every lane count, across digit counts', async () => {
     for (let trial = 0; trial < 12; trial++) {
       const nonce = serverNonce();
       const prefix = utf8(`${nonce}:`);
       const hashers = [await wasmHasher(prefix), await wasmHasher(prefix, refuse)];
       for (const stride of [1, 2, 3, 8]) {
-        const start = randomInt(10 ** randomInt(1, 12));
+        // Every other trial starts just below a power of ten, so the run gains a digit.
+        const power = 10 ** randomInt(1, 12);
+        const start = trial % 2 ? randomInt(power) : Math.max(0, power - randomInt(1, 400));
         for (const difficulty of [1, 2, 4, 7]) {
           // 1–3 leftover lanes too: the last lanes repeat the last candidate.
-          const count = Math.min(sameLength(start, stride), randomInt(1, 400));
+          const count = randomInt(1, 400);
           const expected = reference(nonce, start, count, stride, 32 - difficulty);
           for (const hasher of hashers) {
             const found = hasher.run(start, count, stride, 32 - difficulty);
@@ -151,6 +154,83 @@ describe('SIMD and its i32 twin against node:crypto', () => {
             start,
             found: reference(nonce, start, count, 3, 28),
           });
+        }
+      }
+    }
+  });
+});
+
+describe('every tail layout and every digit carry, lane by lane (deterministic)', () => {
+  /**
+   * The steps to X = 10^(L−1) + 10^k for each digit count L and k < L places (…9 → …0 carried over
+   * k places, within L digits), and to X = 10^L (a new digit), up to 2^53.
+   */
+  const carries: number[] = [];
+  for (let length = 1; length <= 16; length++) {
+    for (let places = 1; places <= length; places++) {
+      const step = places < length ? 10 ** (length - 1) + 10 ** places : 10 ** length;
+      if (step < Number.MAX_SAFE_INTEGER) carries.push(step);
+    }
+  }
+
+  it('the steps cover every carry of 1 to 15 places and every digit count from 1 to 16', () => {
+    expect(carries).toHaveLength(135);
+    expect(new Set(carries.map((x) => String(x - 1).length))).toEqual(new Set(range(1, 16)));
+  });
+
+  it('find what node:crypto finds in each lane, for every offset of the digits in the tail', {
+    timeout: 60_000,
+  }, async () => {
+    // `nonce:` of 64 to 127 bytes: the digits start at each of the 64 offsets of the tail's first
+    // block, so their words straddle every alignment and, with the padding, the tail takes one
+    // block or two. (63 characters, the server's nonces, put the digits at address 0.)
+    for (let rest = 0; rest < 64; rest++) {
+      const nonce = `p1.${'lane-by-lane.'.repeat(10)}`.slice(0, 63 + rest);
+      const prefix = utf8(`${nonce}:`);
+      const simd = await wasmHasher(prefix);
+      const others = [await wasmHasher(prefix, refuse), jsHasher(prefix)];
+      // Leading zero bits of each candidate's first word, by node:crypto from the prefix's state.
+      const state = createHash('sha256').update(prefix);
+      const zeros = new Map<number, number>();
+      const clz = (n: number) => {
+        let bits = zeros.get(n);
+        if (bits === undefined) {
+          bits = Math.clz32(state.copy().update(String(n)).digest().readUInt32BE(0));
+          zeros.set(n, bits);
+        }
+        return bits;
+      };
+      const check = (hasher: Hasher, start: number, count: number, stride: number, difficulty: number) => {
+        let expected = -1;
+        for (let i = count - 1; i >= 0; i--) if (clz(start + i * stride) >= difficulty) expected = i;
+        const found = hasher.run(start, count, stride, 32 - difficulty);
+        if (found !== expected) {
+          const context = { nonce, start, count, stride, difficulty, simd: hasher.simd, wasm: hasher.wasm };
+          expect({ ...context, found }).toEqual({ ...context, found: expected });
+        }
+      };
+      // Steps of 1, and of 7 (more than one carried in at the last digit) for half the offsets,
+      // four in a row so that each alignment in a word has both.
+      const stride = rest & 4 ? 7 : 1;
+      for (const carry of carries) {
+        // The first candidate past the carry in lane 1, 2 or 3 of the first pass, or lane 0 of the
+        // second.
+        for (let before = 1; before <= 4; before++) {
+          const start = carry - before * stride;
+          if (start < 0) continue;
+          // The run ends at candidate `lane` (the pass's later lanes repeat it), and the difficulty
+          // is one bit more than any candidate before it has: that lane's digest decides. Where it
+          // has more, its exact count of leading zero bits is checked too.
+          let most = 0;
+          for (let lane = 0; lane <= before + 1; lane++) {
+            const bits = clz(start + lane * stride);
+            for (const difficulty of new Set(bits > most ? [most + 1, bits, bits + 1] : [most + 1])) {
+              if (difficulty <= 32) check(simd, start, lane + 1, stride, difficulty);
+            }
+            most = Math.max(most, bits);
+          }
+          // The twin and JavaScript hash one candidate per pass: one run across the carry.
+          if (before === 4) for (const hasher of others) check(hasher, start, 8, stride, most + 1);
         }
       }
     }

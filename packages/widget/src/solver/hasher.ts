@@ -17,8 +17,9 @@ export interface Hasher {
   /** The kernel runs four candidates per pass (WebAssembly SIMD). */
   readonly simd?: boolean;
   /**
-   * Tries `count` candidates `start, start + stride, …` and returns the index of the first whose
-   * digest's first word shifted right by `shift` is zero (`shift` = 32 − difficulty), or −1.
+   * Tries `count` candidates `start, start + stride, …` (integers from 0 to 2^53 − 1) and returns
+   * the index of the first whose digest's first word shifted right by `shift` is zero
+   * (`shift` = 32 − difficulty), or −1.
    */
   run(start: number, count: number, stride: number, shift: number): number;
 }

@@ -8,6 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { POW_KERNEL_SCALAR_WAT, POW_KERNEL_WAT, powKernel } from '../build/pow-kernel.js';
 import { connect, searcher } from '../src/solver/engine.js';
 import { type Hasher, jsHasher, wasmHasher } from '../src/solver/hasher.js';
+import { LANES, ROUND_CONSTANTS, STATE, TAIL } from '../src/solver/kernel-layout.js';
 import type { Report } from '../src/solver/messages.js';
 import { scalarKernel } from '../src/solver/scalar.js';
 
@@ -176,6 +177,89 @@ describe('every tail layout and every digit carry, lane by lane (deterministic)'
   it('the steps cover every carry of 1 to 15 places and every digit count from 1 to 16', () => {
     expect(carries).toHaveLength(135);
     expect(new Set(carries.map((x) => String(x - 1).length))).toEqual(new Set(range(1, 16)));
+  });
+
+  it("writes each lane's message words where its rounds read them, and no byte of the tail but the digits", {
+    timeout: 60_000,
+  }, async () => {
+    // The kernel itself, within one digit count per call (what runs() in hasher.ts gives it): after
+    // a call, the schedules hold the last pass's message words, lane by lane.
+    const { instance } = await WebAssembly.instantiate(await powKernel());
+    const kernel = instance.exports as unknown as {
+      m: WebAssembly.Memory;
+      search(...args: number[]): number;
+    };
+    const memory = new Uint8Array(kernel.m.buffer);
+    const view = new DataView(kernel.m.buffer);
+    // State and K: any bytes will do here (the digests are not checked), but they must stay.
+    for (let i = STATE; i < LANES; i++) memory[i] = (i * 7) & 255;
+    const before = {
+      state: memory.slice(STATE, STATE + 128),
+      constants: memory.slice(ROUND_CONSTANTS, LANES),
+    };
+    for (let rest = 0; rest < 64; rest++) {
+      // The prefix's bytes after its whole blocks, as the tail starts with them.
+      const partial = utf8(`${'w'.repeat(63 + rest)}:`).subarray(64);
+      /** The padded tail of candidate n, as hasher.ts writes it. */
+      const tail = (n: number) => {
+        const digits = String(n);
+        const bytes = new Uint8Array(128);
+        const used = rest + digits.length;
+        const blocks = used + 9 > 64 ? 2 : 1;
+        bytes.set(partial);
+        for (let i = 0; i < digits.length; i++) bytes[rest + i] = digits.charCodeAt(i);
+        bytes[used] = 0x80;
+        new DataView(bytes.buffer).setUint16(blocks * 64 - 2, (64 + used) * 8);
+        return { bytes, blocks, digits };
+      };
+      // The strides, carries and lanes of the test below.
+      const stride = rest & 4 ? 7 : 1;
+      for (const carry of carries) {
+        for (let ahead = 1; ahead <= 4; ahead++) {
+          const start = carry - ahead * stride;
+          if (start < 0) continue;
+          // Past the carry and one more, or, where the carry adds a digit, up to the last before it
+          // (the kernel takes one digit count per call).
+          let count = ahead + 2;
+          while (String(start + (count - 1) * stride).length > String(start).length) count--;
+          const first = tail(start);
+          memory.fill(0xaa, LANES, LANES + 2048);
+          memory.set(first.bytes, TAIL);
+          // Shift 0: no digest passes (only a first word of 0 would), so every pass runs.
+          const found = kernel.search(rest, first.digits.length, first.blocks, count, stride, 0, 4);
+          if (found !== -1) expect({ rest, start, count, found }).toEqual({ rest, start, count, found: -1 });
+          // The last pass: lane j holds candidate base + j, the lanes past the last repeating it.
+          const base = Math.ceil(count / 4) * 4 - 4;
+          for (let lane = 0; lane < 4; lane++) {
+            const expected = tail(start + Math.min(base + lane, count - 1) * stride);
+            const want = new DataView(expected.bytes.buffer);
+            for (let word = 0; word < 16 * first.blocks; word++) {
+              const at = LANES + 1024 * (word >> 4) + 16 * (word & 15) + 4 * lane;
+              if (view.getUint32(at, true) !== want.getUint32(4 * word)) {
+                const context = { rest, start, count, stride, lane, word };
+                expect({ ...context, found: view.getUint32(at, true) }).toEqual({
+                  ...context,
+                  found: want.getUint32(4 * word),
+                });
+              }
+            }
+          }
+          // The tail holds the last candidate: the digits stepped in place, nothing else changed.
+          const last = tail(start + (count - 1) * stride).bytes;
+          if (Buffer.compare(memory.subarray(TAIL, TAIL + 128), last) !== 0) {
+            expect({ rest, start, count, tail: [...memory.slice(TAIL, TAIL + 128)] }).toEqual({
+              rest,
+              start,
+              count,
+              tail: [...last],
+            });
+          }
+        }
+      }
+    }
+    // The first block's state and K: read, never written.
+    expect(memory.slice(STATE, STATE + 128)).toEqual(before.state);
+    expect(memory.slice(ROUND_CONSTANTS, LANES)).toEqual(before.constants);
   });
 
   it('find what node:crypto finds in each lane, for every offset of the digits in the tail', {

@@ -19,6 +19,7 @@ import { en } from '@waitlistkit/widget';
 import { launchChromium } from '../lib/browser.mjs';
 import { landing, pageServer } from '../lib/pages.mjs';
 import { cli, seedTenant, startServer } from '../lib/proc.mjs';
+import { rng } from '../lib/seed.mjs';
 import { fmtInt, fmtMs, fmtRatio, median } from '../lib/stats.mjs';
 
 /** How long the person takes to type the address, from focus to the last keystroke. */
@@ -26,18 +27,6 @@ const TYPING_MS = 2000;
 const GOAL_RATIO = 1.2;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Deterministic pseudo-random numbers (mulberry32): the same typing for the same round. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * When each of `n` keystrokes lands, in ms after the focus: gaps of 0.5 to 1.5 times the mean

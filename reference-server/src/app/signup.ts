@@ -2,7 +2,8 @@
  * Sign-up through the public endpoint: the anti-abuse pipeline of contract §2, in its order,
  * then one commit. Gate tokens are stateless (signed); a token is redeemed, once, only when every
  * gate has passed, so the final request of a Challenge-then-PoW flow can carry both; in the
- * sign-up's own write when it is accepted, so a gated sign-up costs one commit like any other. The checks
+ * sign-up's own write when it is accepted, so a gated sign-up costs one statement group like any
+ * other. The checks
  * both create endpoints share after their gates, and the commit, live here too.
  */
 import {
@@ -21,7 +22,7 @@ import { countryOf } from '../adapters/geo.js';
 import { GATES_ORDER, PUBLIC_ORDER, runChecks } from '../domain/checks.js';
 import { geoAllows } from '../domain/gates.js';
 import { isOriginAllowed } from '../domain/origins.js';
-import type { SignupResult, SignupRow, TokenUse, Waitlist } from '../domain/records.js';
+import type { SignupRow, TokenUse, Waitlist } from '../domain/records.js';
 import type { WaitlistSettings } from '../domain/settings.js';
 import { checkChallengeToken, checkPowSolution } from '../domain/tokens.js';
 import type { Context } from './context.js';
@@ -269,26 +270,23 @@ export class PublicSignups {
         emailNorm: body.normalized_email,
         confirm: waitlist.settings.confirm_email,
       };
-      const nowUs = () => this.ctx.clock.nowMicros();
-      const full = { ...signup, referralCode: body.referral_code };
-      // With gate tokens, redeeming them and the sign-up are one write: one commit, not two.
-      const done =
-        s.tokens.length > 0
-          ? await this.ctx.store.write(async (tx) => {
-              const lost = await tx.tokens.redeem(uses(s));
-              return lost.length > 0 ? { lost } : { result: await tx.subscribers.signUp(full, nowUs()) };
-            })
-          : {
-              result:
-                body.referral_code === undefined
-                  ? await this.ctx.store.signUpFresh(signup)
-                  : await this.ctx.store.write((tx) => tx.subscribers.signUp(full, nowUs())),
-            };
-      if (done.lost) {
-        const { gate } = (await this.lostGate(s, done.lost)) as { gate: ChallengeRequired };
+      const tokens = uses(s);
+      // Gate tokens are redeemed in the sign-up's own write: one commit, like any sign-up.
+      const result =
+        body.referral_code === undefined
+          ? await this.ctx.store.signUpFresh({ ...signup, tokens })
+          : await this.ctx.store.write(async (tx) => {
+              const taken = await tx.tokens.redeem(tokens);
+              if (taken.length > 0) return { outcome: 'tokens_taken' as const, taken };
+              return tx.subscribers.signUp(
+                { ...signup, referralCode: body.referral_code },
+                this.ctx.clock.nowMicros(),
+              );
+            });
+      if (result.outcome === 'tokens_taken') {
+        const { gate } = (await this.lostGate(s, result.taken)) as { gate: ChallengeRequired };
         return { kind: 'gate', body: gate, ...allowed() };
       }
-      const result = done.result as SignupResult;
       if (result.outcome === 'waitlist_gone')
         return { kind: 'refused', refusal: NOT_FOUND_REFUSAL, ...allowed() };
       // The sign-up is committed: a counter that cannot be recorded must not turn it into an error.

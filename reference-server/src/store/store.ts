@@ -305,6 +305,9 @@ export interface Outbox {
   resend(deliveryId: string, now: number): Promise<void>;
 }
 
+export type FreshSignupInput = Omit<SignupInput, 'referralCode'> & { tokens?: readonly TokenUse[] };
+export type FreshSignupResult = SignupResult | { outcome: 'tokens_taken'; taken: string[] };
+
 /** Server-wide values: the token secret, the demo's ids. */
 export interface Meta {
   get(key: string): Promise<string | undefined>;
@@ -363,8 +366,12 @@ export interface Store {
   readonly reads: Repositories;
   read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   write<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
-  /** A fresh public sign-up without a referral code: `Subscribers.signUp`, batched when it can be. */
-  signUpFresh(input: Omit<SignupInput, 'referralCode'>): Promise<SignupResult>;
+  /**
+   * A fresh public sign-up without a referral code: `Subscribers.signUp`, batched when it can be,
+   * redeeming its gate tokens in the same write. When one was redeemed first (by a concurrent
+   * request, or earlier in the batch), nobody is signed up: `tokens_taken` names those.
+   */
+  signUpFresh(input: FreshSignupInput): Promise<FreshSignupResult>;
   /**
    * The throttle named `name` (`ip`, `email`, ...), applying `rule`. One name is one state: two
    * calls with a name, in one process or several on one database, count in the same state, so a

@@ -18,7 +18,7 @@ import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.j
 import type { Connection } from './connection.js';
 import { lastSeq } from './subscribers.js';
 import { isoFromMicros } from './time.js';
-import { trigramQuery, trigramSample } from './trigrams.js';
+import { indexable, trigramQuery, trigramSample } from './trigrams.js';
 
 interface Row {
   id: string;
@@ -240,7 +240,7 @@ async function candidates(
   needle: string,
   plan: SearchPlan,
 ): Promise<string | undefined> {
-  if (plan === 'scan') return undefined;
+  if (plan === 'scan' || !indexable(needle)) return undefined;
   const match = trigramQuery(needle, await trigramSample(db));
   if (match === undefined) return undefined;
   const most = plan === 'index' ? -1 : Math.floor((await rowsOf(db, waitlistId)) / INDEX_SHARE);

@@ -33,21 +33,27 @@ export function trigramsOf(text: string): string[] {
 }
 
 /**
+ * Whether the trigram index can answer for `needle`: a needle under three characters has no
+ * trigram, and FTS5 reads a query up to a NUL only.
+ */
+export function indexable(needle: string): boolean {
+  return !needle.includes('\0') && trigramsOf(needle).length > 0;
+}
+
+/**
  * The FTS5 query whose matches include every row whose search text contains `needle`, or
- * undefined when the trigram index cannot answer: a needle under three characters has no
- * trigram, and FTS5 reads a query up to a NUL only. It asks for the needle's trigrams the sample
- * saw least often, adding the next rarest while, in the sample, those asked for still find more
- * texts than the needle does (rows the exact test would then read and drop). Each is quoted, so
- * that no character of the needle is FTS5 syntax.
+ * undefined when the index cannot answer (see indexable). It asks for the needle's trigrams the
+ * sample saw least often, adding the next rarest while, in the sample, those asked for still
+ * find more texts than the needle does (rows the exact test would then read and drop). Each is
+ * quoted, so that no character of the needle is FTS5 syntax.
  */
 export function trigramQuery(needle: string, sample: TrigramSample): string | undefined {
-  if (needle.includes('\0')) return undefined;
+  if (!indexable(needle)) return undefined;
   const seen = (gram: string) => sample.counts.get(gram) ?? 0;
   const rarest = trigramsOf(needle)
     .map((gram, at) => ({ gram, at }))
     .sort((a, b) => seen(a.gram) - seen(b.gram) || a.at - b.at)
     .map((g) => g.gram);
-  if (rarest.length === 0) return undefined;
   const matches = sample.texts.filter((text) => text.includes(needle)).length;
   const chosen: string[] = [];
   let found = sample.texts;

@@ -9,6 +9,7 @@ import { type Context, throttles } from './app/context.js';
 import { Operators, type WebhookPolicy } from './app/operators.js';
 import { Sessions } from './app/sessions.js';
 import { PublicSignups } from './app/signup.js';
+import { type Backup, backupDatabase } from './store/sqlite/backup.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import type { Store } from './store/store.js';
 
@@ -25,6 +26,11 @@ export function openStore(
   { oneShot = false, clock = systemClock }: { oneShot?: boolean; clock?: Clock } = {},
 ): Promise<Store> {
   return openSqliteStore(path, { nowMicros: () => clock.nowMicros(), separateReader: !oneShot });
+}
+
+/** A consistent copy of the database at `path` in the new file `to`, while it is in use. */
+export function backup(path: string, to: string): Promise<Backup> {
+  return backupDatabase(path, to);
 }
 
 /** Where webhooks may go, from the environment: WAITLIST_WEBHOOK_ALLOW_PRIVATE=1 for self-hosted targets. */

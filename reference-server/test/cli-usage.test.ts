@@ -30,6 +30,7 @@ const OPERATIONS_COMMANDS = [
   'key revoke',
   'key list',
   'activity',
+  'backup',
 ];
 
 describe('waitlist-server command line', () => {
@@ -77,6 +78,8 @@ describe('waitlist-server command line', () => {
     [['serve', '--port', '70000'], /--port must be a whole number from 0 to 65535/],
     [['serve', '--trust-proxy=yes'], /--trust-proxy takes no value/],
     [['serve', '--base-url', 'localhost:80'], /--base-url must be an http\(s\) URL/],
+    [['backup'], /Missing --to/],
+    [['backup', '--to', 'a.db', '--force'], /Unknown option --force/],
   ])('refuses %j with a usage error', async (args, message) => {
     const result = await run(args);
     expect(result.code).toBe(2);

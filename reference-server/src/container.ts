@@ -11,6 +11,7 @@ import { Sessions } from './app/sessions.js';
 import { PublicSignups } from './app/signup.js';
 import { DomainError } from './domain/errors.js';
 import { openPostgresStore } from './store/postgres/index.js';
+import { type Backup, backupDatabase } from './store/sqlite/backup.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import type { Store } from './store/store.js';
 
@@ -38,19 +39,6 @@ export function storeLocation(value: string): StoreLocation {
   );
 }
 
-/**
- * The SQLite file named by `--db`, for a command that works on the file itself (a backup): a
- * PostgreSQL URL is refused, naming the tool that does it there.
- */
-export function sqliteFile(location: string, command: string): string {
-  const where = storeLocation(location);
-  if (where.kind === 'sqlite') return where.path;
-  throw new DomainError(
-    'usage_error',
-    `${command} works on a SQLite file, and --db names a PostgreSQL database: use pg_dump there.`,
-  );
-}
-
 /** The store at `location`; `oneShot` for a command that runs alone and briefly (one connection). */
 export function openStore(
   location: string,
@@ -63,6 +51,11 @@ export function openStore(
     : openSqliteStore(where.path, { nowMicros, separateReader: !oneShot });
 }
 
+/** A consistent copy of the database at `path` in the new file `to`, while it is in use. */
+export function backup(path: string, to: string): Promise<Backup> {
+  return backupDatabase(path, to);
+}
+
 /** Where webhooks may go, from the environment: WAITLIST_WEBHOOK_ALLOW_PRIVATE=1 for self-hosted targets. */
 export function webhookPolicy(env: Record<string, string | undefined>): WebhookPolicy {
   return { allowPrivate: env.WAITLIST_WEBHOOK_ALLOW_PRIVATE === '1', resolve: resolveHost };
@@ -72,7 +65,7 @@ export function createContainer(
   parts: Omit<Context, keyof ReturnType<typeof throttles>>,
   policy: WebhookPolicy,
 ): Container {
-  const ctx: Context = { ...parts, ...throttles(parts.config.keyRateLimit) };
+  const ctx: Context = { ...parts, ...throttles(parts.store, parts.config.keyRateLimit) };
   const operators = new Operators(ctx.store, ctx.clock, policy);
   return {
     ...ctx,

@@ -31,6 +31,7 @@ const OPERATIONS_COMMANDS = [
   'key revoke',
   'key list',
   'activity',
+  'backup',
 ];
 
 describe('waitlist-server command line', () => {
@@ -87,6 +88,8 @@ describe('waitlist-server command line', () => {
       /a http:\/\/ address/,
     ],
     [['key', 'list', '--tenant', 'ten_x', '--db', 'sqlite://waitlist.db'], /a sqlite:\/\/ address/],
+    [['backup'], /Missing --to/],
+    [['backup', '--to', 'a.db', '--force'], /Unknown option --force/],
   ])('refuses %j with a usage error', async (args, message) => {
     const result = await run(args);
     expect(result.code).toBe(2);

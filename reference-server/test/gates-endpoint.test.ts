@@ -1,4 +1,11 @@
-import { BODY_MAX_BYTES, type GatesResponse, GatesResponseSchema, solvePow } from '@waitlistkit/protocol';
+import {
+  BODY_MAX_BYTES,
+  type GatesResponse,
+  GatesResponseSchema,
+  leadingZeroBits,
+  sha256,
+  solvePow,
+} from '@waitlistkit/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { powDifficulty } from '../src/domain/pow-difficulty.js';
 import { errorOf, gate, type Harness, harness, ORIGIN, publicGates, publicPost } from './helpers.js';
@@ -221,5 +228,39 @@ describe('adaptive Proof of Work over HTTP (contract §16)', () => {
         powDifficulty(BASE, true, { issuedLastMinute: k, threshold, acceptedFromIpLastHour: 0 }),
       ),
     );
+  });
+
+  it('prices nonces fetched ahead again when they are redeemed: hoarding costs what signing up one at a time does', async () => {
+    const t = await powWaitlist('--pow-adaptive', 'on');
+    // Five nonces fetched at once, all priced at a = 0.
+    const hoard: { nonce: string; difficulty: number }[] = [];
+    for (let i = 0; i < 5; i++)
+      hoard.push((await gatesOf(await publicGates(h.server, t.waitlistId))).pow as never);
+    expect(hoard.map((p) => p.difficulty)).toEqual(Array(5).fill(BASE));
+    const zeros = (nonce: string, solution: number) =>
+      leadingZeroBits(sha256(new TextEncoder().encode(`${nonce}:${solution}`)));
+    /** The first solution reaching `bits` but not `below` leading zero bits. */
+    const solveBetween = (nonce: string, bits: number, below: number) => {
+      for (let start = 0; ; ) {
+        const solution = solvePow(nonce, bits, { start }) as number;
+        if (zeros(nonce, solution) < below) return solution;
+        start = solution + 1;
+      }
+    };
+    const send = (i: number, solution: number) =>
+      publicPost(h.server, t.waitlistId, {
+        email: `hoarder-${i}@example.com`,
+        pow: { nonce: hoard[i]?.nonce, solution },
+      });
+    // The first three spend theirs at the base price, as a person's would.
+    for (let i = 0; i < 3; i++) {
+      expect((await send(i, solveBetween(hoard[i]?.nonce as string, BASE, BASE + 1))).status).toBe(202);
+    }
+    // Now a = 3 and the price is BASE + 2: a solution short of it gets a fresh nonce at that price…
+    const nonce3 = hoard[3]?.nonce as string;
+    const short = await send(3, solveBetween(nonce3, BASE, BASE + 2));
+    expect((await powOf(short)).difficulty).toBe(BASE + 2);
+    // …and the same hoarded nonce solved to the current price is accepted.
+    expect((await send(3, solvePow(nonce3, BASE + 2) as number)).status).toBe(202);
   });
 });

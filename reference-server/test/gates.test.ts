@@ -204,4 +204,30 @@ describe('Challenge and Proof of Work together', () => {
     for (let i = 0; i < 8; i++)
       expect((await publicPost(h.server, t.waitlistId, { email: 'same@example.com' })).status).toBe(428);
   });
+
+  it('spends a passed token when a check after the gates refuses the sign-up', async () => {
+    const t = await h.tenant({
+      waitlist: [
+        '--origins',
+        ORIGIN,
+        '--challenge',
+        'on',
+        '--challenge-min-age-ms',
+        '0',
+        '--block-disposable',
+        'on',
+      ],
+    });
+    const token = issueChallengeToken(SECRET, t.waitlistId, Date.now(), 0);
+    const refused = await publicPost(h.server, t.waitlistId, {
+      email: 'x@mailinator.com',
+      challenge_token: token,
+    });
+    expect(refused.status).toBe(400);
+    const reused = await publicPost(h.server, t.waitlistId, {
+      email: 'real@example.com',
+      challenge_token: token,
+    });
+    expect((await gate(reused)).gate).toBe('challenge');
+  });
 });

@@ -219,7 +219,7 @@ describe('expiry, with a controllable clock', () => {
         config: { baseUrl: '', appUrl: '', trustProxy: false, keyRateLimit: 1000, sendsMail: false },
         log,
         mx: { check: async () => 'accepts' } as never,
-        ...throttles(1000),
+        ...throttles(store, 1000),
       });
       const create = (email: string) =>
         api.create({

@@ -14,6 +14,7 @@ import {
 import type { Tenant } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { positionsBySorting } from '../src/domain/positions.js';
+import { Connection } from '../src/store/sqlite/connection.js';
 import { apiCreate, apiList, errorOf, type Harness, harness, ORIGIN, publicPost } from './helpers.js';
 
 let h: Harness;
@@ -296,16 +297,37 @@ describe('admissions', () => {
   });
 });
 
+/**
+ * The trigram index's own tables (subscribers_fts_data holds its segments) that hold `text`, as
+ * bytes: read on a connection of the test's, beside the server's.
+ */
+async function inSearchIndex(text: string): Promise<number> {
+  const db = await Connection.open(h.db, { readonly: true });
+  try {
+    const row = await db.get<{ n: number }>(
+      `SELECT (SELECT count(*) FROM subscribers_fts_data WHERE instr(block, CAST(?1 AS BLOB)) > 0)
+            + (SELECT count(*) FROM subscribers_fts_idx WHERE instr(CAST(term AS BLOB), CAST(?1 AS BLOB)) > 0) AS n`,
+      [text],
+    );
+    return row?.n ?? 0;
+  } finally {
+    await db.close();
+  }
+}
+
 describe('erasure', () => {
   it('removes every trace of the address: row, search, status page, files; the referrer keeps the credit', async () => {
     const t = await h.tenant({ waitlist: settings(1) });
     const [referrer] = await line(t, 1, 'keeper');
     const referrerCode = (await page(t, '')).items[0]?.referral_code as string;
-    const secret = 'Erase.Me.Completely@Forget-Me.example';
+    // The trigram index stores each term after the bytes it shares with the one before it; no
+    // other address has a ж, so the trigram `жzq` is stored whole, where a byte search finds it.
+    const secret = 'Erase.Me.Completely@Forget-Me.Жzq.example';
     const res = await publicPost(h.server, t.waitlistId, { email: secret, referral_code: referrerCode });
     const { status_token } = (await res.json()) as { status_token: string };
     const target = (await page(t, `?q=forget-me`)).items[0] as Subscriber;
     expect((await fetch(`${h.server.url}/s/${status_token}`)).status).toBe(200);
+    expect(await inSearchIndex('жzq')).toBeGreaterThan(0);
 
     const erased = await api(t, 'DELETE', `${t.waitlistId}/subscribers/${target.id}`);
     expect(erased.status).toBe(204);
@@ -326,8 +348,17 @@ describe('erasure', () => {
       subject_id: target.id,
       actor: { type: 'key' },
     });
-    // Nothing of it left in the database's files, nor in the server's log.
-    const needles = [secret, secret.toLowerCase(), 'forget-me.example', status_token, target.referral_code];
+    // Nothing of it left in the trigram index (secure-delete: no entry waits behind a delete
+    // marker for segments to merge), in the database's files, nor in the server's log.
+    expect(await inSearchIndex('жzq')).toBe(0);
+    const needles = [
+      secret,
+      secret.toLowerCase(),
+      'forget-me.жzq.example',
+      'жzq',
+      status_token,
+      target.referral_code,
+    ];
     for (const file of [h.db, `${h.db}-wal`]) {
       let bytes: Buffer;
       try {

@@ -1,7 +1,18 @@
-import { ListPageSchema, type Subscriber } from '@waitlistkit/protocol';
-import type { Tenant } from '@waitlistkit/testkit';
+import { ListPageSchema, type Subscriber, SubscriberStatus } from '@waitlistkit/protocol';
+import { type Tenant, tempDir } from '@waitlistkit/testkit';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { positionsBySorting, type Ranked } from '../src/domain/positions.js';
+import type { ListedSubscriber } from '../src/domain/records.js';
+import { searchText } from '../src/domain/search.js';
+import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
+import type { Connection } from '../src/store/sqlite/connection.js';
+import { type Database, openDatabase } from '../src/store/sqlite/database.js';
+import { admit, erase } from '../src/store/sqlite/lifecycle.js';
+import { listSubscribers, type SearchPlan } from '../src/store/sqlite/line.js';
+import { insertOrMatchSubscriber } from '../src/store/sqlite/subscribers.js';
+import { insertTenant } from '../src/store/sqlite/tenants.js';
+import { insertWaitlist } from '../src/store/sqlite/waitlists.js';
 import { apiCreate, apiList, type Harness, harness, ORIGIN, publicPost } from './helpers.js';
 
 let h: Harness;
@@ -102,6 +113,66 @@ describe('search', () => {
   });
 });
 
+describe('search over HTTP: a property against a naive filter', () => {
+  // Local parts with the characters LIKE would treat as wildcards and upper case; domains whose
+  // lower case is longer (İ → i̇), context-dependent (Σ → σ or ς) or not ASCII at all.
+  const local = fc.stringMatching(/^[A-Za-z0-9%_+-]{1,10}$/);
+  const domain = fc.constantFrom(
+    'bücher',
+    'BÜCHER',
+    'straße',
+    'STRASSE',
+    'ıi',
+    'İzmir',
+    'ΣΟΦΊΑ',
+    'σοφίας',
+    'Example',
+  );
+  const emails = fc
+    .sample(fc.tuple(local, domain), { numRuns: 120, seed: 16 })
+    .map(([l, d], i) => `${l}${i % 7 === 0 ? `_${i}` : ''}@${d}.example`);
+  let t: Tenant;
+  let everyone: Subscriber[];
+  beforeAll(async () => {
+    t = await h.tenant();
+    for (const email of emails)
+      expect((await apiCreate(h.server, t.key, t.waitlistId, { email })).status).toBe(202);
+    everyone = await all(t);
+  });
+
+  it('answers q with exactly the addresses containing it, case-insensitively, with their positions', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc
+            .tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 8 }), fc.boolean())
+            .map(([which, start, length, upper]) => {
+              const chars = Array.from(emails[which % emails.length] as string);
+              const piece = chars.slice(start % chars.length, (start % chars.length) + length).join('');
+              return upper ? piece.toUpperCase() : piece;
+            }),
+          fc
+            .array(fc.constantFrom('%', '_', 'a', 'A', 'ß', 'ς', 'Σ', 'İ', 'i̇', '.', '@'), {
+              minLength: 1,
+              maxLength: 4,
+            })
+            .map((cs) => cs.join('')),
+        ),
+        async (q) => {
+          const expected = everyone.filter(naive(q));
+          const page = await list(t, `?limit=200&q=${encodeURIComponent(q)}`);
+          expect({ q, total: page.total, hits: page.items.map((s) => [s.email, s.position]) }).toEqual({
+            q,
+            total: expected.length,
+            hits: expected.map((s) => [s.email, s.position]),
+          });
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
 describe('search beyond ASCII', () => {
   it('finds every address with upper-case letters beyond ASCII, however the sign-ups were grouped', async () => {
     const t = await h.tenant({ waitlist: ['--origins', ORIGIN, '--ip-limit', '1000'] });
@@ -121,6 +192,201 @@ describe('search beyond ASCII', () => {
       expect(hits.map((s) => s.email)).toEqual([email]);
     }
   });
+});
+
+/** What `q` must find: the rows whose lower-cased email contains the lower-cased query, as written. */
+const naive = (q: string) => (s: { email: string }) => searchText(s.email).includes(searchText(q));
+
+/** Characters that FTS5, LIKE, case folding or UTF-8 could each get wrong. */
+const TRICKY = [
+  'a',
+  'b',
+  'A',
+  'B',
+  '%',
+  '_',
+  '.',
+  '@',
+  '-',
+  '"',
+  '*',
+  ' ',
+  '1',
+  'Ä',
+  'ä',
+  'ß',
+  'ẞ',
+  'ı',
+  'I',
+  'i',
+  'İ',
+  'Σ',
+  'σ',
+  'ς',
+  'é',
+  'e\u0301',
+  '😀',
+];
+
+describe('search: the trigram index and the scan against a naive filter', () => {
+  const tmp = tempDir();
+  let db: Database;
+  beforeAll(async () => {
+    db = await openDatabase(tmp.db);
+  });
+  afterAll(async () => {
+    await db.close();
+    tmp.cleanup();
+  });
+
+  const settings = { ...DEFAULT_SETTINGS, referrals: true, referral_boost: 2 };
+  let clock = 1_000;
+
+  /**
+   * A waitlist of `emails` (each referred by an earlier one or not), then some admitted and some
+   * erased; and a second waitlist with the same addresses, whose rows the index offers as
+   * candidates too. Returns the waitlist's id.
+   */
+  async function waitlistOf(
+    emails: readonly string[],
+    referrers: readonly (number | null)[],
+    admitted: readonly number[],
+    erased: readonly number[],
+  ): Promise<string> {
+    return db.writer.submit(async (tx) => {
+      const tenant = await insertTenant(tx, 'T', 'pro', 0);
+      const [id, decoy] = [
+        (await insertWaitlist(tx, tenant.id, 'W', settings, 0)).id,
+        (await insertWaitlist(tx, tenant.id, 'Decoy', settings, 0)).id,
+      ];
+      const ids: string[] = [];
+      const codes: string[] = [];
+      for (const [i, email] of emails.entries()) {
+        const referrer = referrers[i] ?? null;
+        for (const waitlistId of [id, decoy]) {
+          const result = await insertOrMatchSubscriber(
+            tx,
+            {
+              waitlistId,
+              email,
+              emailNorm: `${i}:${email}`,
+              referralCode: waitlistId === id && referrer !== null ? codes[referrer % i] : undefined,
+              confirm: false,
+            },
+            clock++,
+          );
+          if (result.outcome !== 'created') throw new Error(`not created: ${result.outcome}`);
+          if (waitlistId === id) {
+            ids.push(result.subscriber.id);
+            codes.push(result.subscriber.referral_code);
+          }
+        }
+      }
+      const chosen = (indexes: readonly number[]) => [
+        ...new Set(indexes.map((i) => ids[i % ids.length] as string)),
+      ];
+      await admit(tx, id, settings, { subscriberIds: chosen(admitted) }, clock++);
+      for (const gone of chosen(erased)) await erase(tx, id, gone);
+      return id;
+    });
+  }
+
+  /** Every row of one status in list order, with positions, as the plain list (no q) gives them. */
+  async function listed(
+    tx: Connection,
+    waitlistId: string,
+    status: SubscriberStatus,
+    q = '',
+    plan?: SearchPlan,
+  ) {
+    const page = await listSubscribers(tx, waitlistId, settings, { page: 1, limit: 200, q, status }, plan);
+    return page;
+  }
+
+  const summary = (items: readonly ListedSubscriber[]) =>
+    items.map((s) => ({ id: s.id, email: s.email, position: s.position, status: s.status }));
+
+  const emailArb = fc
+    .array(fc.constantFrom(...TRICKY), { minLength: 1, maxLength: 10 })
+    .map((cs) => cs.join(''));
+
+  it('finds exactly the rows containing the query, in list order with list positions, through either path', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(emailArb, { minLength: 1, maxLength: 24 }),
+        fc.array(fc.option(fc.nat(), { nil: null, freq: 3 }), { maxLength: 24 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 4 }),
+        fc.array(
+          fc.oneof(
+            // A piece of one of the addresses, perhaps in other case: most of these match.
+            fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 7 }), fc.boolean()),
+            // Anything from the same characters (and NUL): most of these match nothing.
+            fc
+              .array(fc.constantFrom(...TRICKY, '\0'), { minLength: 1, maxLength: 5 })
+              .map((cs) => cs.join('')),
+          ),
+          { minLength: 1, maxLength: 8 },
+        ),
+        async (emails, referrers, admitted, erased, picks) => {
+          const waitlistId = await waitlistOf(
+            emails,
+            emails.map((_, i) => (i === 0 ? null : (referrers[i] ?? null))),
+            admitted,
+            erased,
+          );
+          const queries = picks.map((pick) => {
+            if (typeof pick === 'string') return pick;
+            const [which, start, length, upper] = pick;
+            const chars = Array.from(emails[which % emails.length] as string);
+            const from = start % chars.length;
+            const piece = chars.slice(from, from + length).join('');
+            return upper ? piece.toUpperCase() : piece;
+          });
+          await db.snapshot(async (tx) => {
+            for (const status of [SubscriberStatus.waiting, SubscriberStatus.admitted]) {
+              const everyone = (await listed(tx, waitlistId, status)).items;
+              for (const q of queries) {
+                const expected = everyone.filter(naive(q));
+                for (const plan of ['index', 'scan', 'auto'] as const) {
+                  const page = await listed(tx, waitlistId, status, q, plan);
+                  expect({ q, status, plan, items: summary(page.items), total: page.total }).toEqual({
+                    q,
+                    status,
+                    plan,
+                    items: summary(expected),
+                    total: expected.length,
+                  });
+                  // Pages of three: the same rows, split, with the exact total on every page.
+                  for (let n = 1; n <= Math.ceil(expected.length / 3) + 1; n++) {
+                    const part = await listSubscribers(
+                      tx,
+                      waitlistId,
+                      settings,
+                      { page: n, limit: 3, q, status },
+                      plan,
+                    );
+                    expect({ q, plan, n, ids: part.items.map((s) => s.id), total: part.total }).toEqual({
+                      q,
+                      plan,
+                      n,
+                      ids: expected.slice((n - 1) * 3, n * 3).map((s) => s.id),
+                      total: expected.length,
+                    });
+                  }
+                }
+              }
+            }
+          });
+        },
+      ),
+      { numRuns: 60 },
+    );
+    // Every insert, admission and erasure above kept the index equal to the table.
+    await db.writer.submit((tx) =>
+      tx.run("INSERT INTO subscribers_fts (subscribers_fts, rank) VALUES ('integrity-check', 1)"),
+    );
+  }, 120_000);
 });
 
 describe('referrals and positions', () => {

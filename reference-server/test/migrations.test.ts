@@ -1,9 +1,14 @@
 /** Schema steps that change stored data, run on a real SQLite file written by the older schema. */
+import { SubscriberStatus } from '@waitlistkit/protocol';
 import { tempDir } from '@waitlistkit/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
 import { Connection } from '../src/store/sqlite/connection.js';
 import { openDatabase } from '../src/store/sqlite/database.js';
+import { erase } from '../src/store/sqlite/lifecycle.js';
+import { listSubscribers } from '../src/store/sqlite/line.js';
 import { MIGRATIONS } from '../src/store/sqlite/migrations.js';
+import { insertOrMatchSubscriber } from '../src/store/sqlite/subscribers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -34,6 +39,81 @@ describe('migration 3', () => {
       ]);
       expect((await db.reader.get<{ user_version: number }>('PRAGMA user_version'))?.user_version).toBe(
         MIGRATIONS.length,
+      );
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('migration 8', () => {
+  it('indexes the search texts of a database written before the trigram index, and keeps it in step', async () => {
+    const path = `${tmp.dir}/before-fts.db`;
+    const old = await Connection.open(path);
+    for (const step of MIGRATIONS.slice(0, 7)) {
+      if (typeof step === 'string') await old.exec(step);
+      else await step(old);
+    }
+    await old.exec('PRAGMA user_version = 7');
+    const emails = Array.from({ length: 500 }, (_, i) => `Person.${i}@Example${i % 3}.com`);
+    await old.exec(`
+      BEGIN;
+      INSERT INTO tenants VALUES ('ten_1', 'T', 'pro', '2026-01-01T00:00:00Z');
+      INSERT INTO waitlists (id, tenant_id, name, settings, created_at, updated_at)
+        VALUES ('wl_1', 'ten_1', 'W', '{}', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
+    `);
+    for (const [i, email] of emails.entries()) {
+      await old.run(
+        `INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
+           status_token, rank_key, joined_us) VALUES (?, 'wl_1', ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [`sub_${i}`, i + 1, email, email.toLowerCase(), email.toLowerCase(), `C${i}`, `t${i}`, i + 1, i + 1],
+      );
+    }
+    await old.exec('COMMIT');
+    await old.close();
+
+    const db = await openDatabase(path);
+    try {
+      expect((await db.reader.get<{ user_version: number }>('PRAGMA user_version'))?.user_version).toBe(
+        MIGRATIONS.length,
+      );
+      const search = (q: string) =>
+        db.snapshot((tx) =>
+          listSubscribers(
+            tx,
+            'wl_1',
+            DEFAULT_SETTINGS,
+            { page: 1, limit: 200, q, status: SubscriberStatus.waiting },
+            'index',
+          ),
+        );
+      // Rows written before the index existed are found through it.
+      const hits = await search('PERSON.42');
+      expect(hits.items.map((s) => [s.email, s.position])).toEqual(
+        emails.flatMap((e, i) => (e.toLowerCase().includes('person.42') ? [[e, i + 1]] : [])),
+      );
+      expect(hits.total).toBe(11);
+      // Secure delete is on, and the triggers keep the index in step with what comes after.
+      expect(
+        await db.reader.get<{ v: number }>("SELECT v FROM subscribers_fts_config WHERE k = 'secure-delete'"),
+      ).toEqual({ v: 1 });
+      await db.writer.submit(async (tx) => {
+        await erase(tx, 'wl_1', 'sub_42');
+        await insertOrMatchSubscriber(
+          tx,
+          {
+            waitlistId: 'wl_1',
+            email: 'Late.Person.42@Example.com',
+            emailNorm: 'late.person.42@example.com',
+            referralCode: undefined,
+            confirm: false,
+          },
+          10_000,
+        );
+      });
+      expect((await search('person.42@')).items.map((s) => s.email)).toEqual(['Late.Person.42@Example.com']);
+      await db.writer.submit((tx) =>
+        tx.run("INSERT INTO subscribers_fts (subscribers_fts, rank) VALUES ('integrity-check', 1)"),
       );
     } finally {
       await db.close();

@@ -1,7 +1,7 @@
 import { POW_MAX_DIFFICULTY } from '@waitlistkit/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { powDifficulty, repeatBits, surgeBits } from '../src/domain/pow-difficulty.js';
+import { powDifficulty, redemptionDifficulty, repeatBits, surgeBits } from '../src/domain/pow-difficulty.js';
 
 const quiet = { issuedLastMinute: 0, threshold: 120, acceptedFromIpLastHour: 0 };
 
@@ -89,6 +89,28 @@ describe('adaptive Proof of Work difficulty (contract §16)', () => {
           }
         },
       ),
+    );
+  });
+
+  it('redemption: the nonce difficulty, or the base plus the repeat price now, whichever is more', () => {
+    // Issued at a = 0 (base 18), redeemed after three more sign-ups from the address: 18 + 2.
+    expect(redemptionDifficulty(18, 18, true, 3)).toBe(20);
+    // A surge priced in at issue is kept even when the repeat price is lower.
+    expect(redemptionDifficulty(21, 18, true, 3)).toBe(21);
+    expect(redemptionDifficulty(18, 18, true, 2)).toBe(18);
+    // Adaptive off: the nonce's own difficulty, whatever the count.
+    expect(redemptionDifficulty(18, 18, false, 1000)).toBe(18);
+    expect(redemptionDifficulty(30, 30, true, 1024)).toBe(POW_MAX_DIFFICULTY);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 32 }), fc.integer({ min: 0, max: 10_000 }), (base, a) => {
+        const issued = powDifficulty(base, true, { ...quiet, acceptedFromIpLastHour: a });
+        // Redeemed with no sign-up in between, the price is the one it was issued at.
+        expect(redemptionDifficulty(issued, base, true, a)).toBe(issued);
+        // Never below the nonce's difficulty, never above the cap.
+        const later = redemptionDifficulty(issued, base, true, a + 5);
+        expect(later).toBeGreaterThanOrEqual(issued);
+        expect(later).toBeLessThanOrEqual(POW_MAX_DIFFICULTY);
+      }),
     );
   });
 });

@@ -2,13 +2,23 @@
  * Query plans that the sizes of BENCHMARKS.md item 5 depend on, read with EXPLAIN QUERY PLAN on
  * the migrated schema: a statement that finds rows by a list of ids looks them up by primary key,
  * and never walks a whole waitlist through an index that starts with waitlist_id (at 1M
- * subscribers that walk made an admission of 1,000 take most of a second).
+ * subscribers that walk made an admission of 1,000 take most of a second); a search asks the
+ * trigram index and reads only its candidates.
  */
+import { SubscriberStatus } from '@waitlistkit/protocol';
 import { tempDir } from '@waitlistkit/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
+import type { Connection } from '../src/store/sqlite/connection.js';
 import { openDatabase } from '../src/store/sqlite/database.js';
 import { WAITING_BY_IDS } from '../src/store/sqlite/lifecycle.js';
-import { SUBSCRIBERS_BY_IDS } from '../src/store/sqlite/line.js';
+import {
+  listSubscribers,
+  SEARCH_CANDIDATES,
+  SEARCH_FROM,
+  SEARCH_MATCHES,
+  SUBSCRIBERS_BY_IDS,
+} from '../src/store/sqlite/line.js';
 import { CLAIM_DELIVERIES } from '../src/store/sqlite/outbox.js';
 
 const tmp = tempDir();
@@ -42,6 +52,128 @@ describe('the outbox claim', () => {
     const details = await plan(CLAIM_DELIVERIES, [0, 1000, 32, '[]', 4]);
     expect(details.some((d) => d.includes('USING INDEX deliveries_pending'))).toBe(true);
     expect(details.filter((d) => /SCAN d\b|SCAN deliveries\b/.test(d))).toEqual([]);
+  });
+});
+
+/** The page statement of a search, as line.ts builds it, for either source and status. */
+const searchPage = (from: string, filter: string, order: string) =>
+  `SELECT s.rowid AS row, s.seq, s.rank_key, s.referral_count, count(*) OVER () AS total
+     FROM ${from} WHERE ${SEARCH_MATCHES} AND ${filter} ${order} LIMIT ?4 OFFSET ?5`;
+const STATUSES = [
+  ['waiting', 's.admitted_us IS NULL', 'ORDER BY s.rank_key, s.referral_count DESC, s.seq'],
+  ['admitted', 's.admitted_us IS NOT NULL', 'ORDER BY s.admitted_us DESC'],
+] as const;
+
+/**
+ * Statistics as ANALYZE would write them for one waitlist of 1M subscribers: what the planner
+ * weighs a join order by. Without them (the server never runs ANALYZE) it guesses.
+ */
+const MILLION = `
+  INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
+    ('subscribers', NULL, '1000000'),
+    ('subscribers', 'subscribers_line', '900000 900000 1 1 1'),
+    ('subscribers', 'subscribers_search', '1000000 1000000 1 1 1 1 1'),
+    ('subscribers', 'subscribers_admitted', '100000 100000 1'),
+    ('subscribers', 'sqlite_autoindex_subscribers_1', '1000000 1');
+  ANALYZE sqlite_schema;`;
+
+describe('search', () => {
+  it('asks the trigram index for candidates, and no table or index beside it', async () => {
+    const details = await plan(SEARCH_CANDIDATES, ['"mar" AND "a.g"', 62_501]);
+    expect(details.some((d) => /SCAN subscribers_fts VIRTUAL TABLE INDEX \d+:M/.test(d))).toBe(true);
+    expect(details.filter((d) => /subscribers\b(?!_fts)|subscribers_(?!fts)/.test(d))).toEqual([]);
+  });
+
+  for (const stats of ['without statistics', 'with statistics of 1M subscribers'] as const) {
+    for (const [status, filter, order] of STATUSES) {
+      it(`reads only the candidates by rowid (${status}, ${stats}); the scan stays on its narrow index`, async () => {
+        // A file of its own: the statistics stay there.
+        const db = await openDatabase(
+          stats === 'without statistics' ? tmp.db : `${tmp.dir}/stats-${status}.db`,
+        );
+        try {
+          if (stats !== 'without statistics') {
+            await db.writer.submit(async (tx) => {
+              await tx.exec('ANALYZE');
+              await tx.exec('DELETE FROM sqlite_stat1');
+              await tx.exec(MILLION);
+            });
+          }
+          const explain = async (sql: string) =>
+            (
+              await db.writer.submit((tx) =>
+                tx.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ['wl_1', '[1,2]', 'maria', 25, 0]),
+              )
+            ).map((r) => r.detail);
+          const index = await explain(searchPage(SEARCH_FROM.index, filter, order));
+          expect(index.findIndex((d) => /SCAN c VIRTUAL TABLE/.test(d))).toBeLessThan(
+            index.findIndex((d) => /SEARCH s USING INTEGER PRIMARY KEY \(rowid=\?\)/.test(d)),
+          );
+          expect(index.findIndex((d) => /SCAN c VIRTUAL TABLE/.test(d))).toBeGreaterThanOrEqual(0);
+          expect(index.filter((d) => /SCAN s\b|USING (COVERING )?INDEX/.test(d))).toEqual([]);
+          const scan = await explain(searchPage(SEARCH_FROM.scan, filter, order));
+          expect(
+            scan.some((d) => /SEARCH s USING COVERING INDEX subscribers_search \(waitlist_id=\?\)/.test(d)),
+          ).toBe(true);
+        } finally {
+          await db.close();
+        }
+      });
+    }
+  }
+
+  it('takes the index for a needle with few candidates and the scan for one matching a large share', async () => {
+    const db = await openDatabase(tmp.db);
+    try {
+      // A waitlist of 20,000 (on a database with another of 20,000 alike), written in one statement each.
+      await db.writer.submit(async (tx) => {
+        await tx.exec(`
+          INSERT INTO tenants VALUES ('ten_big', 'T', 'pro', '2026-01-01T00:00:00Z');
+          INSERT INTO waitlists (id, tenant_id, name, settings, created_at, updated_at) VALUES
+            ('wl_big', 'ten_big', 'Big', '{}', '', ''), ('wl_other', 'ten_big', 'Other', '{}', '', '');`);
+        for (const waitlist of ['wl_big', 'wl_other']) {
+          await tx.run(
+            `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+             INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
+               status_token, rank_key, joined_us)
+             SELECT ?1 || '_' || i, ?1, i, 'user.' || i || '@example.com', 'user.' || i || '@example.com',
+                    'user.' || i || '@example.com', ?1 || i, ?1 || 't' || i, i, i FROM n`,
+            [waitlist],
+          );
+        }
+      });
+      const statements = (q: string) =>
+        db.snapshot(async (tx) => {
+          const seen: string[] = [];
+          const noted =
+            <K extends 'get' | 'all' | 'run'>(method: K) =>
+            (sql: string, params?: readonly unknown[]) => {
+              seen.push(sql);
+              return tx[method](sql, params);
+            };
+          const spy = { get: noted('get'), all: noted('all'), run: noted('run') } as unknown as Connection;
+          const page = await listSubscribers(spy, 'wl_big', DEFAULT_SETTINGS, {
+            page: 1,
+            limit: 25,
+            q,
+            status: SubscriberStatus.waiting,
+          });
+          const from = seen.some((sql) => sql.includes(SEARCH_FROM.index))
+            ? 'index'
+            : seen.some((sql) => sql.includes(SEARCH_FROM.scan))
+              ? 'scan'
+              : 'neither';
+          return { from, asked: seen.includes(SEARCH_CANDIDATES), total: page.total };
+        });
+      // 11 rows of this waitlist match, 22 candidates in all: the index.
+      expect(await statements('user.1234')).toEqual({ from: 'index', asked: true, total: 11 });
+      // Every row matches: more candidates than one in 16 rows, so the scan.
+      expect(await statements('example')).toEqual({ from: 'scan', asked: true, total: 20_000 });
+      // Two characters have no trigram: the scan, without asking the index.
+      expect(await statements('.1')).toEqual({ from: 'scan', asked: false, total: 11_111 });
+    } finally {
+      await db.close();
+    }
   });
 });
 

@@ -7,7 +7,6 @@
 import { tempDir } from '@waitlistkit/testkit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SignupResult } from '../src/domain/records.js';
 import { searchText } from '../src/domain/search.js';
 import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
 import { type Database, openDatabase } from '../src/store/sqlite/database.js';
@@ -17,7 +16,9 @@ import {
   insertOrMatchSubscriber,
 } from '../src/store/sqlite/subscribers.js';
 import { insertTenant } from '../src/store/sqlite/tenants.js';
+import { redeemTokens } from '../src/store/sqlite/tokens.js';
 import { insertWaitlist, saveWaitlist } from '../src/store/sqlite/waitlists.js';
+import type { FreshSignupResult } from '../src/store/store.js';
 
 const tmp = tempDir();
 let grouped: Database;
@@ -88,13 +89,14 @@ function rows(db: Database, ids: readonly string[]): Promise<Row[]> {
 }
 
 /** What a caller can observe of a result, with the random parts (ids, tokens) replaced by which input made them. */
-function shape(results: SignupResult[], inputs: readonly FreshSignup[]) {
+function shape(results: FreshSignupResult[], inputs: readonly FreshSignup[]) {
   const madeBy = new Map<string, number>();
   results.forEach((r, i) => {
     if (r.outcome === 'created') madeBy.set(r.subscriber.id, i);
   });
   return results.map((r, i) => {
     if (r.outcome === 'waitlist_gone') return { i, outcome: r.outcome };
+    if (r.outcome === 'tokens_taken') return { i, outcome: r.outcome, taken: r.taken };
     return {
       i,
       outcome: r.outcome,
@@ -108,15 +110,21 @@ describe('a group of fresh sign-ups', () => {
   it('answers and writes exactly what the same sign-ups one after another would', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.tuple(fc.nat(2), fc.nat(6), fc.boolean()), { minLength: 1, maxLength: 40 }),
+        // The fourth: a gate token the sign-up redeems (a few shared, so some lose theirs).
+        fc.array(fc.tuple(fc.nat(2), fc.nat(6), fc.boolean(), fc.option(fc.nat(4), { nil: undefined })), {
+          minLength: 1,
+          maxLength: 40,
+        }),
         fc.array(fc.tuple(fc.nat(2), fc.nat(6)), { maxLength: 5 }),
         async (batch, before) => {
           const ids = await waitlists(3);
           // Upper case beyond ASCII too: the group must store the search text a single write does.
           // The third waitlist confirms emails: each new row there has a token and one mail queued.
-          const input = ([w, e, upper]: [number, number, boolean?]): FreshSignup => {
+          const run = ids[0] as string;
+          const input = ([w, e, upper, token]: [number, number, boolean?, number?]): FreshSignup => {
             const email = `user${e}@${DOMAINS[e % DOMAINS.length]}`;
             return {
+              ...(token === undefined ? {} : { tokens: [{ id: `${run}-${token}`, expiresAt: 9e15 }] }),
               waitlistId: ids[w] as string,
               email: upper ? email.toUpperCase() : email,
               emailNorm: email.toLowerCase(),
@@ -135,9 +143,15 @@ describe('a group of fresh sign-ups', () => {
           const now = 2_000_000;
           const together = await grouped.writer.submit((tx) => insertOrMatchMany(tx, inputs, now));
           const apart = await oneByOne.writer.submit(async (tx) => {
-            const out: SignupResult[] = [];
-            for (const s of inputs)
-              out.push(await insertOrMatchSubscriber(tx, { ...s, referralCode: undefined }, now));
+            const out: FreshSignupResult[] = [];
+            for (const { tokens, ...s } of inputs) {
+              const taken = await redeemTokens(tx, tokens ?? []);
+              out.push(
+                taken.length > 0
+                  ? { outcome: 'tokens_taken', taken }
+                  : await insertOrMatchSubscriber(tx, { ...s, referralCode: undefined }, now),
+              );
+            }
             return out;
           });
           expect(shape(together, inputs)).toEqual(shape(apart, inputs));

@@ -15,7 +15,7 @@ export const ErrorCode = {
   idempotencyKeyInUse: 'idempotency_key_in_use',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
-export const ERROR_CODES = Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]];
+export const ERROR_CODES = /* @__PURE__ */ Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]];
 
 /** The HTTP status each error code is sent with. */
 export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
@@ -122,7 +122,7 @@ export const WebhookEventType = {
   referralCredited: 'referral.credited',
 } as const;
 export type WebhookEventType = (typeof WebhookEventType)[keyof typeof WebhookEventType];
-export const WEBHOOK_EVENT_TYPES = Object.values(WebhookEventType) as [
+export const WEBHOOK_EVENT_TYPES = /* @__PURE__ */ Object.values(WebhookEventType) as [
   WebhookEventType,
   ...WebhookEventType[],
 ];

@@ -5,13 +5,14 @@
  * (`fn.toString()`), the Node worker's code, and the main thread's fallback solver (called
  * directly, so a CSP without 'unsafe-eval' still works).
  *
- * The engine hashes with the Proof of Work kernel (build/pow-kernel.ts), embedded as base64, or
+ * The engine hashes with the Proof of Work kernel (build/pow-kernel.ts), embedded as a string, or
  * with the protocol's JavaScript SHA-256 where WebAssembly is forbidden.
  */
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Options } from 'tsup';
+import { kernelByte } from '../src/solver/kernel-layout.js';
 import { powKernel } from './pow-kernel.js';
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
@@ -40,10 +41,11 @@ export const PROTOCOL_SOURCE = resolve(
 
 /**
  * The kernel as a module: `export default` its bytes as a string of one character per byte
- * (printable ones as themselves), which gzips to less than base64 of the same bytes.
+ * (through `kernelByte`), which gzips to less than base64 of the same bytes.
  */
 async function kernelModule(): Promise<string> {
-  return `export default ${JSON.stringify(Buffer.from(await powKernel()).toString('latin1'))};`;
+  const bytes = Buffer.from(Array.from(await powKernel(), (b) => kernelByte(String.fromCharCode(b))));
+  return `export default ${JSON.stringify(bytes.toString('latin1'))};`;
 }
 
 /** The source of `virtual:waitlist-solver`: `export default function` returning the engine's exports. */

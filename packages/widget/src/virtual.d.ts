@@ -7,7 +7,7 @@ declare module 'virtual:waitlist-solver' {
 }
 
 declare module 'virtual:pow-kernel' {
-  /** The Proof of Work kernel's WebAssembly bytes (build/pow-kernel.ts), one character per byte. */
+  /** The Proof of Work kernel's WebAssembly SIMD bytes (build/pow-kernel.ts), one character per byte (see kernelByte). */
   const bytes: string;
   export default bytes;
 }

@@ -21,6 +21,7 @@ describe('resolveOptions', () => {
       theme: 'auto',
       refParam: 'ref',
       locale: en,
+      prepare: 'focus',
       fetch: undefined,
       workers: undefined,
     });
@@ -61,6 +62,23 @@ describe('resolveOptions', () => {
       'theme "purple" is not one of auto, light, dark; using auto.',
       'refParam "r f" is not a query parameter name (letters, digits, _ . -); using ref.',
     ]);
+  });
+
+  it('prepares on focus unless told visible; reports any other value, as an option and as an attribute', () => {
+    expect(resolveOptions({ ...good, prepare: 'visible' }, [])?.prepare).toBe('visible');
+    const problems: string[] = [];
+    expect(resolveOptions({ ...good, prepare: 'load' as 'focus' }, problems)?.prepare).toBe('focus');
+    expect(problems).toEqual(['prepare "load" is not one of focus, visible; using focus.']);
+    const tag = fromAttributes(
+      { 'waitlist-id': good.waitlistId, 'base-url': good.baseUrl, prepare: 'VISIBLE' },
+      'data-',
+    );
+    expect(tag.config?.prepare).toBe('focus');
+    expect(tag.problems).toEqual(['data-prepare "VISIBLE" is not one of focus, visible; using focus.']);
+    expect(
+      fromAttributes({ 'waitlist-id': good.waitlistId, 'base-url': good.baseUrl, prepare: 'visible' }).config
+        ?.prepare,
+    ).toBe('visible');
   });
 
   it('shortens hostile values in its messages', () => {

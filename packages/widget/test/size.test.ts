@@ -32,4 +32,7 @@ it('dist/waitlist.js is self-contained: no imports, no zod, no Node paths', () =
   // One copy of the SHA-256: the engine function serves the workers and the main thread.
   // (its round constants are computed from the primes, with the one call of Math.cbrt)
   expect(source.split('Math.cbrt').length - 1).toBe(1);
+  // Of the protocol, only what the widget uses: not its lists of error codes and webhook events
+  // (Object.values, marked pure so that unused they go).
+  expect(source).not.toMatch(/idempotency_key_in_use|subscriber\.deleted/);
 });

@@ -30,7 +30,10 @@ function reference(nonce: string, start: number, count: number, stride: number, 
   return -1;
 }
 
-describe('hashers: the WebAssembly kernel and the JavaScript SHA-256', () => {
+/** The kernel's i32 twin: what engines without WebAssembly SIMD run. */
+const twinHasher = (prefix: Uint8Array) => wasmHasher(prefix, () => false);
+
+describe('hashers: the WebAssembly kernel (SIMD and its i32 twin) and the JavaScript SHA-256', () => {
   it('hash the protocol vectors as node:crypto and hash-wasm do', async () => {
     const independent = await createSHA256();
     for (const { nonce, solution, digest, leading_zero_bits } of vectors.digests) {
@@ -38,7 +41,7 @@ describe('hashers: the WebAssembly kernel and the JavaScript SHA-256', () => {
       expect(independent.init().update(`${nonce}:${solution}`).digest('hex')).toBe(digest);
       const prefix = utf8(`${nonce}:`);
       // A single try reaching the vector's own bit count succeeds, one bit more fails.
-      for (const hasher of [jsHasher(prefix), await wasmHasher(prefix)]) {
+      for (const hasher of [jsHasher(prefix), await wasmHasher(prefix), await twinHasher(prefix)]) {
         if (leading_zero_bits > 0 && leading_zero_bits <= 32) {
           expect(hasher.run(solution, 1, 1, 32 - leading_zero_bits)).toBe(0);
         }
@@ -56,6 +59,7 @@ describe('hashers: the WebAssembly kernel and the JavaScript SHA-256', () => {
       const prefix = utf8(`${nonce}:`);
       const js = jsHasher(prefix);
       const wasm = await wasmHasher(prefix);
+      const twin = await twinHasher(prefix);
       for (const [start, stride] of [
         [0, 1],
         [randomInt(1000, 9000), 3],
@@ -79,6 +83,11 @@ describe('hashers: the WebAssembly kernel and the JavaScript SHA-256', () => {
           start,
           wasm: expected,
         });
+        expect({ length, start, twin: twin.run(start, sameLength, stride, 26) }).toEqual({
+          length,
+          start,
+          twin: expected,
+        });
       }
     }
   });
@@ -86,10 +95,12 @@ describe('hashers: the WebAssembly kernel and the JavaScript SHA-256', () => {
   it('step the digits across carries (…999 → …000) within one run', async () => {
     const nonce = 'p1.carries'.padEnd(63, 'c');
     const wasm = await wasmHasher(utf8(`${nonce}:`));
+    const twin = await twinHasher(utf8(`${nonce}:`));
     const js = jsHasher(utf8(`${nonce}:`));
     // 1999..9999 by 7: many carries over several places, never a new place.
     const expected = reference(nonce, 1999, 1143, 7, 10);
     expect(wasm.run(1999, 1143, 7, 22)).toBe(expected);
+    expect(twin.run(1999, 1143, 7, 22)).toBe(expected);
     expect(js.run(1999, 1143, 7, 22)).toBe(expected);
   });
 
@@ -156,7 +167,7 @@ describe('engine messages', () => {
     });
     await finished;
     const last = reports.at(-1) as Report;
-    expect(last).toMatchObject({ end: true, wasm: true });
+    expect(last).toMatchObject({ end: true, wasm: true, simd: true });
     expect(last.done).toBe(5001);
   });
 });
@@ -249,7 +260,7 @@ describe('solvePow', () => {
     const reports: PowProgress[] = [];
     await solvePow('vector-search', 21, { workers: 2, onProgress: (p) => reports.push(p) });
     const last = reports.at(-1) as PowProgress;
-    expect(last).toMatchObject({ difficulty: 21, expected: 2 ** 21, workers: 2, wasm: true });
+    expect(last).toMatchObject({ difficulty: 21, expected: 2 ** 21, workers: 2, wasm: true, simd: true });
     expect(last.hashes).toBeGreaterThanOrEqual(1198816);
     expect(last.rate).toBeGreaterThan(0);
     for (let i = 1; i < reports.length; i++) {

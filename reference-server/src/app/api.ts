@@ -115,8 +115,8 @@ export class ApiRequests {
         a.grant = await this.authenticate(a.request.authorization);
         return a.grant ? undefined : UNAUTHORIZED;
       },
-      key_budget: (a: Access) => {
-        a.budget = ctx.limiters.key.take((a.grant as KeyGrant).id, ctx.clock.now(), ctx.limits.key);
+      key_budget: async (a: Access) => {
+        a.budget = await ctx.limiters.key.take((a.grant as KeyGrant).id, ctx.clock.now(), ctx.limits.key);
         if (a.budget.allowed) return undefined;
         return refusal(
           ErrorCode.rateLimitExceeded,
@@ -215,7 +215,10 @@ export class ApiRequests {
     const key = parseIdempotencyKey(request.idempotencyKey);
     const spend = () => this.access.key_budget(a);
     if (!key.ok)
-      return this.answer(a, { ok: false, refusal: spend() ?? refusal(key.error.code, key.error.message) });
+      return this.answer(a, {
+        ok: false,
+        refusal: (await spend()) ?? refusal(key.error.code, key.error.message),
+      });
     const body = await request.readBody();
     const read = { ...request, readBody: async () => body };
     const hash = sha256Hex(`${operation} ${request.waitlistId}\n${body.digest}`);
@@ -224,7 +227,7 @@ export class ApiRequests {
       tx.idempotency.claim(grant.id, key.value as string, hash, now),
     );
     if (decision.kind !== 'run') {
-      const throttled = spend();
+      const throttled = await spend();
       if (throttled) return this.answer(a, { ok: false, refusal: throttled });
       if (decision.kind === 'replay')
         return { ...this.answer(a, JSON.parse(decision.answer) as Outcome<T>), replayed: true };

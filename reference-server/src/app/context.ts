@@ -1,15 +1,15 @@
 /**
- * What the use cases work with: the store, the adapters to the outside, the throttle state and
- * the server's settings. `container.ts` builds one; tests of a use case can build their own.
+ * What the use cases work with: the store, the adapters to the outside, the throttles (their
+ * state kept by the store) and the server's settings. `container.ts` builds one; tests of a use
+ * case can build their own.
  */
 import { EMAIL_THROTTLE_ATTEMPTS, EMAIL_THROTTLE_WINDOW_MS } from '@waitlistkit/protocol';
 import type { Clock } from '../adapters/clock.js';
-import { Limiter } from '../adapters/limiter.js';
 import type { Logger } from '../adapters/logger.js';
 import type { MxChecker } from '../adapters/mx.js';
 import { POW_REPEAT_WINDOW_MS, POW_SURGE_WINDOW_MS } from '../domain/pow-difficulty.js';
 import { type Bucket, type Limit, slidingWindow, tokenBucket, type WindowLog } from '../domain/throttle.js';
-import type { Store } from '../store/store.js';
+import type { Limiter, Store } from '../store/store.js';
 
 export interface ServerConfig {
   baseUrl: string;
@@ -51,16 +51,17 @@ export interface Context {
   limits: Limits;
 }
 
-export function throttles(keyRateLimit: number): { limiters: Throttles; limits: Limits } {
+/** The throttles, their state kept by the store (in memory or in the database), and their limits. */
+export function throttles(store: Store, keyRateLimit: number): { limiters: Throttles; limits: Limits } {
   return {
     limiters: {
-      key: new Limiter(tokenBucket),
-      ip: new Limiter(slidingWindow),
-      email: new Limiter(slidingWindow),
-      signIn: new Limiter(slidingWindow),
-      signInIp: new Limiter(slidingWindow),
-      powIssued: new Limiter(slidingWindow),
-      powAccepted: new Limiter(slidingWindow),
+      key: store.limiter('key', tokenBucket),
+      ip: store.limiter('ip', slidingWindow),
+      email: store.limiter('email', slidingWindow),
+      signIn: store.limiter('sign_in', slidingWindow),
+      signInIp: store.limiter('sign_in_ip', slidingWindow),
+      powIssued: store.limiter('pow_issued', slidingWindow),
+      powAccepted: store.limiter('pow_accepted', slidingWindow),
     },
     limits: {
       key: { capacity: keyRateLimit, windowMs: 60_000 },

@@ -3,7 +3,7 @@
  * Work difficulty of §16. Both the 428 answers of a sign-up and `POST .../gates` issue through
  * here, so every nonce is counted in the surge window and priced the same way.
  */
-import { powDifficulty } from '../domain/pow-difficulty.js';
+import { powDifficulty, redemptionDifficulty } from '../domain/pow-difficulty.js';
 import type { Waitlist } from '../domain/records.js';
 import { windowCount } from '../domain/throttle.js';
 import { issueChallengeToken, issuePowNonce } from '../domain/tokens.js';
@@ -17,26 +17,46 @@ export function issueChallenge(ctx: Context, waitlist: Waitlist): { token: strin
 }
 
 /** The difficulty is fixed here, in the signed nonce: a later surge does not change an issued one. */
-export function issuePow(
+export async function issuePow(
   ctx: Context,
   waitlist: Waitlist,
   ip: string | undefined,
-): { nonce: string; difficulty: number } {
+): Promise<{ nonce: string; difficulty: number }> {
   const { limiters, limits } = ctx;
   const now = ctx.clock.now();
   const { settings } = waitlist;
+  // This nonce is counted first, and the surge read from that same take (less this nonce): one
+  // atomic step, so concurrent nonces each see the ones before them, on a shared store too.
+  const [issued, accepted] = await Promise.all([
+    limiters.powIssued.take(waitlist.id, now, limits.powIssued),
+    limiters.powAccepted.peek(ipKey(waitlist.id, ip)),
+  ]);
   // Both counts are of what came before this nonce: the first sign-up from an address sees a = 0.
   const difficulty = powDifficulty(settings.pow_difficulty, settings.pow_adaptive, {
-    issuedLastMinute: windowCount(limiters.powIssued.peek(waitlist.id), now, limits.powIssued),
+    issuedLastMinute: windowCount(issued.state, now, limits.powIssued) - 1,
     threshold: settings.pow_surge_threshold,
-    acceptedFromIpLastHour: windowCount(
-      limiters.powAccepted.peek(ipKey(waitlist.id, ip)),
-      now,
-      limits.powAccepted,
-    ),
+    acceptedFromIpLastHour: windowCount(accepted, now, limits.powAccepted),
   });
-  limiters.powIssued.take(waitlist.id, now, limits.powIssued);
   return { nonce: issuePowNonce(ctx.secret, waitlist.id, now, difficulty), difficulty };
+}
+
+/** What a solution of a nonce issued at `issued` bits must reach now (see domain/pow-difficulty). */
+export async function difficultyToRedeem(
+  ctx: Context,
+  waitlist: Waitlist,
+  ip: string | undefined,
+  issued: number,
+): Promise<number> {
+  const { settings } = waitlist;
+  if (!settings.pow_adaptive) return issued;
+  const accepted = await ctx.limiters.powAccepted.peek(ipKey(waitlist.id, ip));
+  const now = ctx.clock.now();
+  return redemptionDifficulty(
+    issued,
+    settings.pow_difficulty,
+    true,
+    windowCount(accepted, now, ctx.limits.powAccepted),
+  );
 }
 
 /**
@@ -44,6 +64,10 @@ export function issuePow(
  * address too: the answer is identical by design, so counting only fresh ones would tell the
  * server's view apart for nothing, and the abuse it prices (one address, many emails) is all 202s.
  */
-export function recordAccepted(ctx: Context, waitlistId: string, ip: string | undefined): void {
-  ctx.limiters.powAccepted.take(ipKey(waitlistId, ip), ctx.clock.now(), ctx.limits.powAccepted);
+export async function recordAccepted(
+  ctx: Context,
+  waitlistId: string,
+  ip: string | undefined,
+): Promise<void> {
+  await ctx.limiters.powAccepted.take(ipKey(waitlistId, ip), ctx.clock.now(), ctx.limits.powAccepted);
 }

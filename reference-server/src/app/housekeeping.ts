@@ -12,7 +12,7 @@ export function tokenSecret(store: Store, configured: string | undefined): Promi
 /** Drops idle throttle state, and redeemed tokens, sessions and kept answers past their time. */
 export function sweep(ctx: Context): void {
   const now = ctx.clock.now();
-  for (const limiter of Object.values(ctx.limiters)) limiter.sweep(now);
+  for (const limiter of Object.values(ctx.limiters)) limiter.sweep(now).catch(() => undefined);
   ctx.store.write((tx) => tx.tokens.forgetExpired(now)).catch(() => undefined);
   ctx.store.write((tx) => tx.sessions.deleteExpired(now)).catch(() => undefined);
   ctx.store.write((tx) => tx.idempotency.forgetExpired(now)).catch(() => undefined);

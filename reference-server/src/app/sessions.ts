@@ -30,10 +30,13 @@ export class Sessions {
     const now = clock.now();
     const normalized = checkEmail(email);
     // Per address first, whatever the email: otherwise varying it buys unlimited password checks.
-    const throttle = [
-      limiters.signInIp.take(String(ip), now, limits.signInIp),
-      limiters.signIn.take(`${normalized.ok ? normalized.normalized : email}|${ip}`, now, limits.signIn),
-    ].find((t) => !t.allowed);
+    // Both count, whatever the other answers.
+    const throttle = (
+      await Promise.all([
+        limiters.signInIp.take(String(ip), now, limits.signInIp),
+        limiters.signIn.take(`${normalized.ok ? normalized.normalized : email}|${ip}`, now, limits.signIn),
+      ])
+    ).find((t) => !t.allowed);
     if (throttle) return { kind: 'throttled', retryAfter: throttle.retryAfter };
     let operatorId: string | undefined;
     try {

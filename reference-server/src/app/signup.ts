@@ -1,7 +1,9 @@
 /**
  * Sign-up through the public endpoint: the anti-abuse pipeline of contract §2, in its order,
  * then one commit. Gate tokens are stateless (signed); a token is redeemed, once, only when every
- * gate has passed, so the final request of a Challenge-then-PoW flow can carry both. The checks
+ * gate has passed, so the final request of a Challenge-then-PoW flow can carry both; in the
+ * sign-up's own write when it is accepted, so a gated sign-up costs one statement group like any
+ * other. The checks
  * both create endpoints share after their gates, and the commit, live here too.
  */
 import {
@@ -13,6 +15,7 @@ import {
   PUBLIC_RETRY_AFTER_SECONDS,
   parseGatesBody,
   parsePublicSubscribeBody,
+  verifyPow,
 } from '@waitlistkit/protocol';
 import { isDisposable } from '../adapters/disposable.js';
 import { countryOf } from '../adapters/geo.js';
@@ -23,14 +26,22 @@ import type { SignupRow, TokenUse, Waitlist } from '../domain/records.js';
 import type { WaitlistSettings } from '../domain/settings.js';
 import { checkChallengeToken, checkPowSolution } from '../domain/tokens.js';
 import type { Context } from './context.js';
-import { issueChallenge, issuePow, recordAccepted } from './gates.js';
+import { difficultyToRedeem, issueChallenge, issuePow, recordAccepted } from './gates.js';
 import { type BodyRead, type Refusal, refusal } from './refusal.js';
 
 // ------------------------------------------------------------------ shared by both create endpoints
 
-export function emailThrottle(ctx: Context, waitlist: Waitlist, emailNorm: string): Refusal | undefined {
+export async function emailThrottle(
+  ctx: Context,
+  waitlist: Waitlist,
+  emailNorm: string,
+): Promise<Refusal | undefined> {
   if (!waitlist.settings.email_throttle) return undefined;
-  const taken = ctx.limiters.email.take(`${waitlist.id}|${emailNorm}`, ctx.clock.now(), ctx.limits.email);
+  const taken = await ctx.limiters.email.take(
+    `${waitlist.id}|${emailNorm}`,
+    ctx.clock.now(),
+    ctx.limits.email,
+  );
   if (taken.allowed) return undefined;
   return refusal(
     ErrorCode.rateLimitExceeded,
@@ -122,6 +133,8 @@ const NOT_FOUND: Stop = { refusal: refusal(ErrorCode.notFound, 'Waitlist not fou
 
 export class PublicSignups {
   private readonly checks;
+  /** The fresh 428 for the first of `lost`, tokens that a concurrent request redeemed first. */
+  private readonly lostGate: (s: PublicState, lost: readonly string[]) => Stop | Promise<Stop>;
 
   constructor(private readonly ctx: Context) {
     const now = () => ctx.clock.now();
@@ -130,10 +143,18 @@ export class PublicSignups {
     const newChallenge = (waitlist: Waitlist): Stop => ({
       gate: { status: 'challenge_required', gate: Gate.challenge, challenge: issueChallenge(ctx, waitlist) },
     });
-    const newPow = (s: PublicState): Stop => ({
-      gate: { status: 'challenge_required', gate: Gate.pow, pow: issuePow(ctx, waitlistOf(s), s.input.ip) },
+    const newPow = async (s: PublicState): Promise<Stop> => ({
+      gate: {
+        status: 'challenge_required',
+        gate: Gate.pow,
+        pow: await issuePow(ctx, waitlistOf(s), s.input.ip),
+      },
     });
     const unused = async (id: string) => (await ctx.store.reads.tokens.used([id])).size === 0;
+    this.lostGate = (s, lost) =>
+      s.tokens.find((t) => lost.includes(t.id))?.gate === 'challenge'
+        ? newChallenge(waitlistOf(s))
+        : newPow(s);
 
     this.checks = {
       waitlist: async (s: PublicState): Promise<Stop | undefined> => {
@@ -144,10 +165,11 @@ export class PublicSignups {
       },
       origin: (s: PublicState) =>
         isOriginAllowed(s.input.origin, waitlistOf(s).settings.origins) ? undefined : NOT_FOUND,
-      ip_throttle: (s: PublicState): Stop | undefined => {
+      ip_throttle: async (s: PublicState): Promise<Stop | undefined> => {
         const waitlist = waitlistOf(s);
         const limit = { capacity: waitlist.settings.ip_limit, windowMs: 60_000 };
-        if (ctx.limiters.ip.take(`${waitlist.id}|${s.input.ip}`, now(), limit).allowed) return undefined;
+        if ((await ctx.limiters.ip.take(`${waitlist.id}|${s.input.ip}`, now(), limit)).allowed)
+          return undefined;
         return {
           refusal: refusal(
             ErrorCode.rateLimitExceeded,
@@ -187,19 +209,14 @@ export class PublicSignups {
         if (pow === undefined) return newPow(s);
         const checked = checkPowSolution(ctx.secret, waitlist.id, pow.nonce, pow.solution, now());
         if (!checked.ok || !(await unused(checked.id))) return newPow(s);
+        // Sign-ups accepted from the address since the nonce was issued raise its price.
+        const needed = await difficultyToRedeem(ctx, waitlist, s.input.ip, checked.difficulty);
+        if (needed > checked.difficulty && !verifyPow(pow.nonce, pow.solution, needed)) return newPow(s);
         s.tokens.push({ gate: 'pow', id: checked.id, expiresAt: checked.expiresAt });
         return undefined;
       },
-      redeem: async (s: PublicState): Promise<Stop | undefined> => {
-        if (s.tokens.length === 0) return undefined;
-        const uses = s.tokens.map(({ id, expiresAt }) => ({ id, expiresAt }));
-        const taken = await ctx.store.write((tx) => tx.tokens.redeem(uses));
-        const lost = s.tokens.find((t) => taken.includes(t.id));
-        if (!lost) return undefined;
-        return lost.gate === 'challenge' ? newChallenge(waitlistOf(s)) : newPow(s);
-      },
-      email_throttle: (s: PublicState): Stop | undefined =>
-        stop(emailThrottle(ctx, waitlistOf(s), bodyOf(s).normalized_email)),
+      email_throttle: async (s: PublicState): Promise<Stop | undefined> =>
+        stop(await emailThrottle(ctx, waitlistOf(s), bodyOf(s).normalized_email)),
       disposable: (s: PublicState): Stop | undefined =>
         stop(disposableCheck(waitlistOf(s).settings, bodyOf(s).email_domain)),
       mx: async (s: PublicState): Promise<Stop | undefined> =>
@@ -207,6 +224,10 @@ export class PublicSignups {
       geo: (s: PublicState): Stop | undefined =>
         stop(geoCheck(waitlistOf(s).settings, countryOf(s.input.ip))),
     };
+  }
+
+  private async redeem(s: PublicState): Promise<void> {
+    await this.ctx.store.write((tx) => tx.tokens.redeem(uses(s)));
   }
 
   /** What the waitlist requires before the submit (contract §16), issued now. */
@@ -221,7 +242,7 @@ export class PublicSignups {
       const { challenge, pow } = waitlist.settings;
       const body: GatesResponse = {
         ...(challenge ? { challenge: issueChallenge(this.ctx, waitlist) } : {}),
-        ...(pow ? { pow: issuePow(this.ctx, waitlist, input.ip) } : {}),
+        ...(pow ? { pow: await issuePow(this.ctx, waitlist, input.ip) } : {}),
       };
       return { kind: 'gates', body, ...allowed() };
     } catch (error) {
@@ -234,6 +255,8 @@ export class PublicSignups {
     const allowed = () => allowedOrigin(s);
     try {
       const stopped = await runChecks(PUBLIC_ORDER, this.checks, s);
+      // Passed gates are spent even when a later check refuses.
+      if (stopped && 'refusal' in stopped && s.tokens.length > 0) await this.redeem(s);
       if (stopped) {
         return 'gate' in stopped
           ? { kind: 'gate', body: stopped.gate, ...allowed() }
@@ -247,18 +270,29 @@ export class PublicSignups {
         emailNorm: body.normalized_email,
         confirm: waitlist.settings.confirm_email,
       };
+      const tokens = uses(s);
+      // Gate tokens are redeemed in the sign-up's own write: one commit, like any sign-up.
       const result =
         body.referral_code === undefined
-          ? await this.ctx.store.signUpFresh(signup)
-          : await this.ctx.store.write((tx) =>
-              tx.subscribers.signUp(
+          ? await this.ctx.store.signUpFresh({ ...signup, tokens })
+          : await this.ctx.store.write(async (tx) => {
+              const taken = await tx.tokens.redeem(tokens);
+              if (taken.length > 0) return { outcome: 'tokens_taken' as const, taken };
+              return tx.subscribers.signUp(
                 { ...signup, referralCode: body.referral_code },
                 this.ctx.clock.nowMicros(),
-              ),
-            );
+              );
+            });
+      if (result.outcome === 'tokens_taken') {
+        const { gate } = (await this.lostGate(s, result.taken)) as { gate: ChallengeRequired };
+        return { kind: 'gate', body: gate, ...allowed() };
+      }
       if (result.outcome === 'waitlist_gone')
         return { kind: 'refused', refusal: NOT_FOUND_REFUSAL, ...allowed() };
-      recordAccepted(this.ctx, waitlist.id, input.ip);
+      // The sign-up is committed: a counter that cannot be recorded must not turn it into an error.
+      await recordAccepted(this.ctx, waitlist.id, input.ip).catch((error: unknown) =>
+        this.ctx.log.error('could not count an accepted sign-up', { error: String(error) }),
+      );
       return {
         kind: 'accepted',
         body: acceptedBody(result.subscriber, waitlist.settings, this.ctx.config.appUrl),
@@ -276,6 +310,8 @@ const allowedOrigin = (s: PublicState): { origin?: string } =>
   s.waitlist && isOriginAllowed(s.input.origin, s.waitlist.settings.origins)
     ? { origin: s.input.origin as string }
     : {};
+
+const uses = (s: PublicState): TokenUse[] => s.tokens.map(({ id, expiresAt }) => ({ id, expiresAt }));
 
 const NOT_FOUND_REFUSAL = (NOT_FOUND as { refusal: Refusal }).refusal;
 const stop = (r: Refusal | undefined): Stop | undefined => (r ? { refusal: r } : undefined);

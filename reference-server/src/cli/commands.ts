@@ -5,7 +5,7 @@
 import { ADMISSION_MAX, KEY_PRESETS, type KeyPreset, PLANS, type Plan } from '@waitlistkit/protocol';
 import { systemClock } from '../adapters/clock.js';
 import { Operators } from '../app/operators.js';
-import { openStore, webhookPolicy } from '../container.js';
+import { backup, openStore, webhookPolicy } from '../container.js';
 import type { Admission, Role, WebhookEndpoint } from '../domain/records.js';
 import { SETTING_FIELDS } from '../domain/setting-fields.js';
 import type { SettingsPatch } from '../domain/settings.js';
@@ -192,6 +192,26 @@ export const COMMANDS: Command[] = [
         env: context.env,
         stdout: context.stdout,
       }),
+  },
+  {
+    name: 'backup',
+    summary: 'write a consistent copy of the database to a new file, also while serve runs',
+    options: [
+      {
+        name: 'to',
+        kind: 'string',
+        placeholder: 'FILE',
+        required: true,
+        maxLength: 4096,
+        description: 'the copy: a new file (never overwritten) in an existing directory',
+      },
+    ],
+    run: async (o, context) => {
+      if (/^postgres(ql)?:\/\//i.test(context.db)) {
+        throw new UsageError('backup copies a SQLite database; for PostgreSQL use pg_dump.');
+      }
+      return backup(context.db, str(o, 'to'));
+    },
   },
   {
     name: 'tenant create',

@@ -33,7 +33,8 @@ export const PUBLIC_ORDER = [
   'body', // 413 / 415 / 400
   'challenge', // 428
   'pow', // 428
-  'redeem', // 428 when a concurrent request redeemed the same token first
+  // The gates' tokens are redeemed in the sign-up's own write (a 428 when a concurrent request
+  // redeemed one first), or with the refusal of a check below: spent either way once passed.
   'email_throttle', // 429
   'disposable', // 400
   'mx', // 400; no DNS lookup before the gates are passed

@@ -3,6 +3,12 @@
  * nonces issued for it in the last minute (a surge makes everyone pay a little more) and the
  * sign-ups already accepted from the client's address in the last hour (one address signing up
  * many emails pays much more). Pure: the caller counts.
+ *
+ * The repeat part is priced twice: when the nonce is issued, and again when its solution is
+ * redeemed (`redemptionDifficulty`). Pricing only at issue, as §16 words it, let an attacker fetch
+ * a hundred nonces at a = 0 and spend them afterwards at the base price (bench item 10 measured
+ * exactly that); checking again at redemption makes fetching ahead cost what signing up one at a
+ * time costs. The surge part stays fixed at issue: it prices the moment, not the address.
  */
 import { POW_MAX_DIFFICULTY } from '@waitlistkit/protocol';
 
@@ -35,4 +41,18 @@ export function powDifficulty(base: number, adaptive: boolean, load: PowLoad): n
   if (!adaptive) return base;
   const extra = surgeBits(load.issuedLastMinute, load.threshold) + repeatBits(load.acceptedFromIpLastHour);
   return Math.min(POW_MAX_DIFFICULTY, base + extra);
+}
+
+/**
+ * The leading zero bits a solution must reach when it is redeemed: its nonce's difficulty, or the
+ * base plus the repeat price of the sign-ups accepted from the address since, whichever is more.
+ */
+export function redemptionDifficulty(
+  issued: number,
+  base: number,
+  adaptive: boolean,
+  acceptedFromIpLastHour: number,
+): number {
+  if (!adaptive) return issued;
+  return Math.max(issued, Math.min(POW_MAX_DIFFICULTY, base + repeatBits(acceptedFromIpLastHour)));
 }

@@ -10,6 +10,8 @@
  * - `write(fn)`: every read and write of `fn` in one transaction, durable before the promise
  *   settles; a thrown error undoes all of it.
  * and one for the hot path, `signUpFresh`, which an adapter may batch with other sign-ups.
+ * Throttle counters are state too (contract §17): `limiter` hands out a `Limiter` per throttle,
+ * kept wherever the adapter keeps them, so no use case knows where they live.
  */
 import type { Plan, Scope } from '@waitlistkit/protocol';
 import type { IdempotencyDecision } from '../domain/idempotency.js';
@@ -36,6 +38,7 @@ import type {
   WebhookEndpoint,
 } from '../domain/records.js';
 import type { WaitlistSettings } from '../domain/settings.js';
+import type { Limit, Rule, Take } from '../domain/throttle.js';
 
 export interface Tenants {
   insert(name: string, plan: Plan, now: number): Promise<Tenant>;
@@ -302,6 +305,9 @@ export interface Outbox {
   resend(deliveryId: string, now: number): Promise<void>;
 }
 
+export type FreshSignupInput = Omit<SignupInput, 'referralCode'> & { tokens?: readonly TokenUse[] };
+export type FreshSignupResult = SignupResult | { outcome: 'tokens_taken'; taken: string[] };
+
 /** Server-wide values: the token secret, the demo's ids. */
 export interface Meta {
   get(key: string): Promise<string | undefined>;
@@ -325,12 +331,53 @@ export interface Repositories {
   meta: Meta;
 }
 
+/**
+ * The state of one throttle (contract §5): a state `S` per key (a key id, a waitlist and IP, ...),
+ * advanced by its `Rule` of `domain/throttle.ts`, which alone does the arithmetic. An adapter only
+ * keeps the states: it loads the key's state, applies `rule.take` and stores the result. Every
+ * state of the rules is plain JSON (numbers and arrays of numbers), so a database may keep it as
+ * JSON; a state read back from JSON gives the rule the same answers.
+ *
+ * What an adapter must guarantee:
+ * - `take` is a read-modify-write of one key, and it is ATOMIC PER KEY: however many requests
+ *   (and, with a shared database, however many processes) take the same key at once, each take
+ *   sees the state the previous one stored, so a throttle of capacity n admits at most n. The
+ *   adapter holds the key (a row lock, `SELECT ... FOR UPDATE`, or an equivalent) from the read
+ *   until the write; it need not be atomic across keys.
+ * - Takes of different keys, or of different limiters, are independent.
+ * - `peek` reads without counting anything and without changing what a later `take` answers.
+ * - `sweep` forgets states the rule calls idle (`rule.isIdle` under the limit they were last
+ *   taken with); forgetting them changes no answer. A database adapter may instead store, with
+ *   each state, when it goes idle, and delete the states past it: `now + take.reset * 1000 + 1`
+ *   is never early (the millisecond covers the token bucket's float rounding; domain.test.ts).
+ * - An adapter may also forget states sooner (a memory cap) as long as that only ever makes the
+ *   throttle more lenient.
+ */
+export interface Limiter<S> {
+  /** Counts one request of `key` at `now` (ms), answering whether it passes. */
+  take(key: string, now: number, limit: Limit): Promise<Take<S>>;
+  /** The state kept for `key`, read without counting a request. */
+  peek(key: string): Promise<S | undefined>;
+  /** Forgets the states that are idle at `now`. */
+  sweep(now: number): Promise<void>;
+}
+
 export interface Store {
   readonly reads: Repositories;
   read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   write<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
-  /** A fresh public sign-up without a referral code: `Subscribers.signUp`, batched when it can be. */
-  signUpFresh(input: Omit<SignupInput, 'referralCode'>): Promise<SignupResult>;
+  /**
+   * A fresh public sign-up without a referral code: `Subscribers.signUp`, batched when it can be,
+   * redeeming its gate tokens in the same write. When one was redeemed first (by a concurrent
+   * request, or earlier in the batch), nobody is signed up: `tokens_taken` names those.
+   */
+  signUpFresh(input: FreshSignupInput): Promise<FreshSignupResult>;
+  /**
+   * The throttle named `name` (`ip`, `email`, ...), applying `rule`. One name is one state: two
+   * calls with a name, in one process or several on one database, count in the same state, so a
+   * name belongs to one rule.
+   */
+  limiter<S>(name: string, rule: Rule<S>): Limiter<S>;
   /**
    * After an erasure: leaves no copy of erased data in the storage's files (journals, free
    * space), as far as the engine allows; best effort while other readers hold old versions.

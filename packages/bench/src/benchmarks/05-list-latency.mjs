@@ -19,6 +19,12 @@ import { fmtInt, fmtMs, fmtRatio, median, metCell, percentile } from '../lib/sta
 
 const LIMIT = 25;
 const BOOST = 5;
+/**
+ * Search at 1M (issue 16): q through the trigram index, p50; with the boost, its positions cost
+ * prefix counts over the referrers on top, at most this much more.
+ */
+const Q_GOAL_MS = 15;
+const BOOST_SLACK_MS = 5;
 /** The share of the waitlist admitted before the second set of measurements. */
 const ADMITTED_SHARE = 0.1;
 
@@ -269,14 +275,14 @@ export default {
           row('/healthz (baseline)', plain.healthz, floor, '', false),
           row('page 1', plain.page1, floor, '≤ 5 ms', median(plain.page1) <= 5),
           row(`last page (page ${fmtInt(lastPage)})`, plain.deep, floor, '', false),
-          row(`q="${SEARCH_Q}"`, plain.q, floor, '≤ 150 ms', qPlain <= 150),
+          row(`q="${SEARCH_Q}"`, plain.q, floor, `≤ ${Q_GOAL_MS} ms`, qPlain <= Q_GOAL_MS),
           row(`page 1, boost ${BOOST}`, boosted.page1, floorBoosted, '≤ 20 ms', median(boosted.page1) <= 20),
           row(
             `q, boost ${BOOST}`,
             boosted.q,
             floorBoosted,
-            '≤ q + 20 ms',
-            median(boosted.q) <= Math.max(qPlain, 0) + 20 && median(boosted.q) <= 150 + 20,
+            `≤ q + ${BOOST_SLACK_MS} ms`,
+            median(boosted.q) <= qPlain + BOOST_SLACK_MS && median(boosted.q) <= Q_GOAL_MS + BOOST_SLACK_MS,
           ),
           row(`last page, boost ${BOOST} (OFFSET)`, boosted.deep, floorBoosted, '', false),
         );
@@ -370,7 +376,13 @@ export default {
             '≤ 5 ms',
             median(admittedPlain.page1) <= 5,
           ),
-          row(`${tenth}: q="${SEARCH_Q}"`, admittedPlain.q, floorAdmitted, '≤ 150 ms', qAdmitted <= 150),
+          row(
+            `${tenth}: q="${SEARCH_Q}"`,
+            admittedPlain.q,
+            floorAdmitted,
+            `≤ ${Q_GOAL_MS} ms`,
+            qAdmitted <= Q_GOAL_MS,
+          ),
           row(`${tenth}: GET one waiting (last in line)`, admittedPlain.one, floorAdmitted, '', false),
           row(
             `${tenth}: page 1, boost ${BOOST}`,
@@ -383,8 +395,9 @@ export default {
             `${tenth}: q, boost ${BOOST}`,
             admittedBoosted.q,
             floorAdmittedBoosted,
-            '≤ q + 20 ms',
-            median(admittedBoosted.q) <= qAdmitted + 20 && median(admittedBoosted.q) <= 150 + 20,
+            `≤ q + ${BOOST_SLACK_MS} ms`,
+            median(admittedBoosted.q) <= qAdmitted + BOOST_SLACK_MS &&
+              median(admittedBoosted.q) <= Q_GOAL_MS + BOOST_SLACK_MS,
           ),
           row(
             `${tenth}: GET one waiting, boost ${BOOST}`,
@@ -437,8 +450,8 @@ export default {
           notes: [
             ...notes,
             `Boost ${BOOST} set with \`waitlist update --referral-boost ${BOOST}\` while the server ran. "q, boost" must ` +
-              'stay within 20 ms of the unboosted q (the positions of search hits with a boost come from prefix counts ' +
-              'over the referrers).',
+              `stay within ${BOOST_SLACK_MS} ms of the unboosted q (the positions of search hits with a boost come from ` +
+              'prefix counts over the referrers).',
             'Checked: totals, first and last positions of page 1 and the last page, the q total equals the seeded ' +
               'matches, positions increase within a page, the boost moves referrers up on page 1, and (up to 100k) the boosted positions of page 1 and of the q hits equal those of a full sort in SQL.',
             `Admissions: made with boost ${BOOST} in effect, so referrers ranked up go in early and the admitted are ` +

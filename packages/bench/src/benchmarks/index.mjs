@@ -12,6 +12,9 @@ import listLatency from './05-list-latency.mjs';
 import sqliteDriver from './06-sqlite-driver.mjs';
 import clientOverhead from './07-client-overhead.mjs';
 import webhookOutbox from './08-webhook-outbox.mjs';
+import timeTo202Person from './09-time-to-202-person.mjs';
+import attackerYield from './10-attacker-yield.mjs';
+import solverThrottled from './11-solver-throttled.mjs';
 
 export const BENCHMARKS = [
   powSolver,
@@ -22,4 +25,7 @@ export const BENCHMARKS = [
   sqliteDriver,
   clientOverhead,
   webhookOutbox,
+  timeTo202Person,
+  attackerYield,
+  solverThrottled,
 ];

@@ -45,7 +45,7 @@ const DOMAINS = [
 export const SEARCH_Q = 'maria.garcia';
 
 /** Deterministic pseudo-random numbers (mulberry32): the same data for the same seed. */
-function rng(seed) {
+export function rng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -15,11 +15,12 @@ export type WaitlistErrorCode =
 
 export class WaitlistError extends Error {
   override name = 'WaitlistError';
+  // `declare`: assigned in the constructor only, so no field definitions in the bundle.
   /** The HTTP status; 0 when no readable answer arrived (network failure, abort). */
-  readonly status: number;
-  readonly code: WaitlistErrorCode;
+  declare readonly status: number;
+  declare readonly code: WaitlistErrorCode;
   /** Seconds to wait before trying again (429's `Retry-After`). */
-  readonly retryAfter: number | undefined;
+  declare readonly retryAfter: number | undefined;
 
   constructor(message: string, status: number, code: WaitlistErrorCode, retryAfter?: number) {
     super(message);

@@ -33,8 +33,8 @@ export async function pickHasher(prefix: Uint8Array, js?: boolean): Promise<Hash
 
 /**
  * One slice of the search: tries candidates until `slice` ms have passed, a solution is found, or
- * the candidates pass `limit`. Each run of the hasher stays within one digit count (so the digits
- * can step in place) and within BATCH tries (so the clock is read often enough).
+ * the candidates pass `limit`. Each run of the hasher stays within BATCH tries (so the clock is
+ * read often enough); the hasher splits it where the digit count grows.
  */
 export function searcher(hasher: Hasher, job: Job): (limit: number) => Omit<Report, 'wasm'> {
   const { stride, slice } = job;
@@ -44,9 +44,8 @@ export function searcher(hasher: Hasher, job: Job): (limit: number) => Omit<Repo
   return (limit) => {
     const until = performance.now() + slice;
     do {
-      // Candidates left before the digit count grows, and before the limit.
-      const sameLength = Math.floor((10 ** String(candidate).length - 1 - candidate) / stride) + 1;
-      const count = Math.min(BATCH, sameLength, Math.floor((limit - candidate) / stride) + 1);
+      // Candidates left before the limit.
+      const count = Math.min(BATCH, Math.floor((limit - candidate) / stride) + 1);
       if (count <= 0) return { done, found: undefined, end: true };
       const index = hasher.run(candidate, count, stride, shift);
       if (index >= 0) {
@@ -67,7 +66,7 @@ export function connect(post: (report: Report) => void): (message: ToEngine) => 
 
   async function search(job: Job): Promise<void> {
     const hasher = await pickHasher(utf8(`${job.nonce}:`), job.js);
-    const { wasm } = hasher;
+    const { wasm, simd } = hasher;
     const next = searcher(hasher, job);
     // Yield between slices so stop and limit messages get in (and, on the main thread, the
     // page stays live). Browsers: a MessageChannel task, free of setTimeout's 4 ms clamping.
@@ -77,7 +76,7 @@ export function connect(post: (report: Report) => void): (message: ToEngine) => 
     try {
       while (!stopped) {
         const report = next(limit);
-        post({ ...report, wasm });
+        post({ ...report, wasm, simd });
         if (report.found !== undefined || report.end) return;
         await new Promise((wake) => {
           if (!channel) return setImmediate(wake);

@@ -31,6 +31,8 @@ export interface Report {
   done: number;
   /** Which SHA-256 the engine runs. */
   wasm: boolean;
+  /** Its SIMD kernel, four candidates per pass. */
+  simd?: boolean;
   /** The smallest solution of this engine's candidates, when found. */
   found?: number;
   /** The engine finished without a solution below its limit. */

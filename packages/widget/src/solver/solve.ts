@@ -20,6 +20,8 @@ export interface PowProgress {
   workers: number;
   /** Whether the engines run the WebAssembly kernel (else the JavaScript SHA-256). */
   wasm: boolean;
+  /** Whether they run its SIMD version, four candidates per pass (engines with WebAssembly SIMD). */
+  simd: boolean;
 }
 
 export interface SolveOptions {
@@ -65,6 +67,7 @@ function run(
     let heard = false;
     let settled = false;
     let wasm = false;
+    let simd = false;
     let reported = 0;
 
     const settle = (outcome: () => void) => {
@@ -95,6 +98,7 @@ function run(
         rate: Math.round((hashes * 1000) / Math.max(1, now - started)),
         workers: onThread ? 0 : engines,
         wasm,
+        simd,
       });
     };
 
@@ -103,6 +107,7 @@ function run(
       if (report.error !== undefined) return fail(new Error(report.error));
       heard = true;
       wasm = report.wasm;
+      simd = !!report.simd;
       done[index] = report.done;
       if (report.found !== undefined && report.found < best) {
         best = report.found;

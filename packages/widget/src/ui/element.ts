@@ -22,57 +22,57 @@ export function defineWaitlistElement(name: string = DEFAULT_TAG): void {
   class Element extends HTMLElement implements WaitlistElement {
     static observedAttributes = ATTRIBUTES;
     attributePrefix = '';
-    private handle?: WaitlistHandle;
-    private scheduled = false;
-    private stale = true;
+    #handle?: WaitlistHandle;
+    #scheduled = false;
+    #stale = true;
 
     connectedCallback(): void {
-      this.schedule();
+      this.#schedule();
     }
 
     disconnectedCallback(): void {
-      this.schedule();
+      this.#schedule();
     }
 
     attributeChangedCallback(): void {
-      this.stale = true;
-      this.schedule();
+      this.#stale = true;
+      this.#schedule();
     }
 
     reset(): void {
-      this.handle?.reset();
+      this.#handle?.reset();
     }
 
     /**
      * One update per task: the parser reports each attribute, and a move in the DOM is a
      * disconnect followed by a connect, which must not lose the form's state.
      */
-    private schedule(): void {
-      if (this.scheduled) return;
-      this.scheduled = true;
+    #schedule(): void {
+      if (this.#scheduled) return;
+      this.#scheduled = true;
       queueMicrotask(() => {
-        this.scheduled = false;
+        this.#scheduled = false;
         if (!this.isConnected) {
-          this.handle?.destroy();
-          this.handle = undefined;
-          this.stale = true;
-        } else if (this.stale) {
-          this.stale = false;
-          this.handle?.destroy();
-          this.handle = undefined;
-          this.mount();
+          this.#handle?.destroy();
+          this.#handle = undefined;
+          this.#stale = true;
+        } else if (this.#stale) {
+          this.#stale = false;
+          this.#handle?.destroy();
+          this.#handle = undefined;
+          this.#mount();
         }
       });
     }
 
-    private mount(): void {
+    #mount(): void {
       try {
         const problems: string[] = [];
         const nameOf = attributeName(this.attributePrefix);
         const options = optionsFromAttributes((attribute) => this.getAttribute(attribute), problems, nameOf);
         const config = resolveOptions(options, problems, nameOf);
         for (const problem of problems) console.error(`Waitlist widget: ${problem}`);
-        if (config) this.handle = mountConfig(this, config);
+        if (config) this.#handle = mountConfig(this, config);
       } catch (error) {
         console.error('Waitlist widget:', error);
       }

@@ -58,17 +58,18 @@ const MESSAGES: Record<string, LocaleKey> = {
 
 export class Form extends Component<FormProps, FormState> {
   override state = idle;
-  private controller?: AbortController;
+  #controller?: AbortController;
   /** The gates passed while the visitor types; one per sign-up, aborted with the form. */
-  private prepared?: Promise<PreparedGates | undefined>;
-  private timer?: ReturnType<typeof setInterval>;
-  private gate = '';
-  private input = createRef<HTMLInputElement>();
-  private root = createRef<HTMLDivElement>();
+  #prepared?: Promise<PreparedGates | undefined>;
+  #timer?: ReturnType<typeof setInterval>;
+  #seen?: IntersectionObserver;
+  #gate = '';
+  #input = createRef<HTMLInputElement>();
+  #root = createRef<HTMLDivElement>();
   /** Read when the form appears: a single-page app may rewrite the address afterwards. */
-  private referral = readReferral(location.href, this.props.config.refParam);
+  #referral = readReferral(location.href, this.props.config.refParam);
 
-  private emit(name: 'success' | 'error' | 'gate', detail: object): void {
+  #emit(name: 'success' | 'error' | 'gate', detail: object): void {
     this.props.host.dispatchEvent(
       new CustomEvent(`waitlist:${name}`, {
         bubbles: true,
@@ -78,38 +79,46 @@ export class Form extends Component<FormProps, FormState> {
     );
   }
 
-  private text(key: LocaleKey, values: Record<string, number> = {}): string {
+  #text(key: LocaleKey, values: Record<string, number> = {}): string {
     return format(this.props.config.locale[key], values);
   }
 
   /** Abort the sign-up in flight (its workers stop), stop timers, show an empty form. */
   reset = (): void => {
-    this.stop();
-    this.gate = '';
+    this.#stop();
+    this.#prepared = undefined;
+    this.#gate = '';
     this.setState(idle);
-    if (this.input.current) this.input.current.value = '';
+    if (this.#input.current) this.#input.current.value = '';
   };
 
   override componentDidMount(): void {
     this.props.controls.reset = this.reset;
+    if (this.props.config.prepare === 'visible') {
+      this.#seen = new IntersectionObserver((entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) this.#prepare();
+      });
+      this.#seen.observe(this.props.host);
+    }
   }
 
   override componentWillUnmount(): void {
-    this.stop();
+    this.#stop();
+    this.#seen?.disconnect();
   }
 
-  private stop(): void {
-    this.controller?.abort();
-    this.controller = undefined;
-    clearInterval(this.timer);
+  #stop(): void {
+    this.#controller?.abort();
+    this.#controller = undefined;
+    clearInterval(this.#timer);
   }
 
-  private progress = (progress: Progress): void => {
+  #progress = (progress: Progress): void => {
     if (progress.phase === 'challenge' || progress.phase === 'pow') {
       const key = `${progress.phase}${progress.round}`;
-      if (key !== this.gate) {
-        this.gate = key;
-        this.emit(
+      if (key !== this.#gate) {
+        this.#gate = key;
+        this.#emit(
           'gate',
           progress.phase === 'pow'
             ? { gate: 'pow', round: progress.round, difficulty: progress.difficulty }
@@ -122,40 +131,41 @@ export class Form extends Component<FormProps, FormState> {
           : 1 - progress.remainingMs / Math.max(1, progress.minAgeMs);
       // Tens only: a live region announces every change.
       this.setState({
-        status: this.text('verifying', { percent: Math.min(90, Math.floor(part * 10) * 10) }),
+        status: this.#text('verifying', { percent: Math.min(90, Math.floor(part * 10) * 10) }),
       });
     } else if (progress.phase !== 'done') {
-      this.setState({ status: this.text('checking') });
+      this.setState({ status: this.#text('checking') });
     }
   };
 
-  /** On the first focus only: pages where nobody signs up never pay for the gates. */
-  private prepare = (): void => {
+  /** Once, on the first focus (or sight, with `prepare: 'visible'`): pages where nobody signs up never pay for the gates. */
+  #prepare = (): void => {
+    this.#seen?.disconnect();
     // The sign-up's controller: `reset` stops the prepare too (the form then answers 428s itself).
-    this.controller ??= new AbortController();
-    this.prepared ??= prepareGates({ ...this.props.config, signal: this.controller.signal });
+    this.#controller ??= new AbortController();
+    this.#prepared ??= prepareGates({ ...this.props.config, signal: this.#controller.signal });
   };
 
-  private submit = async (event: Event): Promise<void> => {
+  #submit = async (event: Event): Promise<void> => {
     event.preventDefault();
     if (this.state.busy || this.state.wait) return;
     const { config } = this.props;
-    this.controller ??= new AbortController();
-    const { signal } = this.controller;
-    this.gate = '';
-    this.setState({ busy: true, bad: false, fieldError: '', status: this.text('checking') });
+    this.#controller ??= new AbortController();
+    const { signal } = this.#controller;
+    this.#gate = '';
+    this.setState({ busy: true, bad: false, fieldError: '', status: this.#text('checking') });
     try {
       const signup = await subscribe({
         baseUrl: config.baseUrl,
         waitlistId: config.waitlistId,
-        email: this.input.current?.value ?? '',
-        referralCode: this.referral,
+        email: this.#input.current?.value ?? '',
+        referralCode: this.#referral,
         signal,
-        onProgress: this.progress,
+        onProgress: this.#progress,
         fetch: config.fetch,
         workers: config.workers,
         // A next try (say after a typo) may find them spent: then it answers the 428s itself.
-        prepared: this.prepared,
+        prepared: this.#prepared,
       });
       if (signal.aborted) return;
       const link = signup.referral_code
@@ -165,9 +175,9 @@ export class Form extends Component<FormProps, FormState> {
         busy: false,
         signup,
         link,
-        status: this.text(signup.confirmEmail ? 'confirm' : 'success'),
+        status: this.#text(signup.confirmEmail ? 'confirm' : 'success'),
       });
-      this.emit('success', {
+      this.#emit('success', {
         confirmEmail: signup.confirmEmail,
         referralCode: signup.referral_code,
         shareUrl: link,
@@ -175,13 +185,13 @@ export class Form extends Component<FormProps, FormState> {
       });
     } catch (error) {
       if (signal.aborted) return;
-      this.fail(error);
+      this.#fail(error);
     }
   };
 
-  private fail(error: unknown): void {
+  #fail(error: unknown): void {
     const known = error instanceof WaitlistError;
-    this.emit(
+    this.#emit(
       'error',
       known
         ? { code: error.code, status: error.status, retryAfter: error.retryAfter, message: error.message }
@@ -193,34 +203,34 @@ export class Form extends Component<FormProps, FormState> {
     }
     const key = known ? MESSAGES[error.name] : undefined;
     if (known && error.status === 400) {
-      this.setState({ busy: false, status: '', fieldError: this.text(key ?? 'invalidRequest') });
-      this.input.current?.focus();
+      this.setState({ busy: false, status: '', fieldError: this.#text(key ?? 'invalidRequest') });
+      this.#input.current?.focus();
     } else if (known && error.retryAfter) {
-      this.countdown(error.retryAfter);
+      this.#countdown(error.retryAfter);
     } else {
-      this.setState({ busy: false, bad: true, status: this.text(key ?? 'error') });
+      this.setState({ busy: false, bad: true, status: this.#text(key ?? 'error') });
     }
   }
 
-  private countdown(seconds: number): void {
+  #countdown(seconds: number): void {
     const show = (wait: number) =>
       this.setState({
         busy: false,
         bad: true,
         wait,
-        status: wait ? this.text('rateLimited', { seconds: wait }) : '',
+        status: wait ? this.#text('rateLimited', { seconds: wait }) : '',
       });
     show(seconds);
-    clearInterval(this.timer);
-    this.timer = setInterval(() => {
+    clearInterval(this.#timer);
+    this.#timer = setInterval(() => {
       const wait = this.state.wait - 1;
-      if (wait <= 0) clearInterval(this.timer);
+      if (wait <= 0) clearInterval(this.#timer);
       show(Math.max(0, wait));
     }, 1000);
   }
 
-  private copy = (link: string): void => {
-    const select = () => this.find<HTMLInputElement>('#s')?.select();
+  #copy = (link: string): void => {
+    const select = () => this.#find<HTMLInputElement>('#s')?.select();
     (navigator.clipboard?.writeText(link) ?? Promise.reject()).then(
       () => this.setState({ copied: true }),
       select,
@@ -229,11 +239,11 @@ export class Form extends Component<FormProps, FormState> {
 
   override componentDidUpdate(_: FormProps, previous: FormState): void {
     // The submit button disappears with the form: keyboard focus moves to what replaced it.
-    if (this.state.signup && !previous.signup) this.find('#s,[tabindex]')?.focus();
+    if (this.state.signup && !previous.signup) this.#find('#s,[tabindex]')?.focus();
   }
 
-  private find<T extends HTMLElement>(selector: string): T | null | undefined {
-    return this.root.current?.querySelector<T>(selector);
+  #find<T extends HTMLElement>(selector: string): T | null | undefined {
+    return this.#root.current?.querySelector<T>(selector);
   }
 
   override render(
@@ -243,7 +253,7 @@ export class Form extends Component<FormProps, FormState> {
     const t = config.locale;
     const statusUrl = signup && safeLink(signup.status_url);
     return (
-      <div class={`w ${config.theme}`} ref={this.root}>
+      <div class={`w ${config.theme}`} ref={this.#root}>
         {signup ? (
           <div part="share">
             {link && (
@@ -253,7 +263,7 @@ export class Form extends Component<FormProps, FormState> {
                 </label>
                 <div class="row">
                   <input id="s" part="input" readOnly value={link} />
-                  <button type="button" part="button" onClick={() => this.copy(link)}>
+                  <button type="button" part="button" onClick={() => this.#copy(link)}>
                     {copied ? t.copied : t.copy}
                   </button>
                 </div>
@@ -268,7 +278,7 @@ export class Form extends Component<FormProps, FormState> {
             )}
           </div>
         ) : (
-          <form part="form" noValidate onSubmit={this.submit} aria-busy={busy}>
+          <form part="form" noValidate onSubmit={this.#submit} aria-busy={busy}>
             <label for="e" part="label">
               {t.label}
             </label>
@@ -276,8 +286,8 @@ export class Form extends Component<FormProps, FormState> {
               <input
                 id="e"
                 part="input"
-                ref={this.input}
-                onFocus={this.prepare}
+                ref={this.#input}
+                onFocus={this.#prepare}
                 type="email"
                 name="email"
                 autocomplete="email"

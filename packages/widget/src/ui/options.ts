@@ -7,6 +7,8 @@ import { parseBaseUrl } from '../core/url.js';
 import { en, type Locale, mergeLocale } from './locale.js';
 
 export type Theme = 'auto' | 'light' | 'dark';
+/** When the gates are passed ahead of the submit (contract §16). */
+export type Prepare = 'focus' | 'visible';
 
 export interface MountOptions {
   /** `wl_…`, from the waitlist's setup page. */
@@ -19,6 +21,12 @@ export interface MountOptions {
   refParam?: string;
   /** Texts replacing the English ones; any subset of `en`'s keys. */
   locale?: Partial<Locale>;
+  /**
+   * `focus` (default): pass the gates from the email field's first focus, so pages where nobody
+   * signs up never pay for them. `visible`: from when the form first scrolls into view, for
+   * pages whose visitors come to sign up (a second more of solving; a phone's battery too).
+   */
+  prepare?: Prepare;
   /** Passed to `subscribe()`. */
   fetch?: typeof fetch;
   /** Passed to `subscribe()`. */
@@ -31,11 +39,13 @@ export interface WidgetConfig {
   theme: Theme;
   refParam: string;
   locale: Locale;
+  prepare: Prepare;
   fetch?: typeof fetch;
   workers?: number;
 }
 
-const THEMES: readonly string[] = ['auto', 'light', 'dark'];
+const THEMES: readonly Theme[] = ['auto', 'light', 'dark'];
+const PREPARES: readonly Prepare[] = ['focus', 'visible'];
 const WAITLIST_ID = /^wl_[A-Za-z0-9_-]{1,64}$/;
 const PARAM = /^[A-Za-z0-9_.-]{1,32}$/;
 
@@ -56,21 +66,26 @@ export function resolveOptions(
   problems: string[],
   nameOf: NameOf = (o) => o,
 ): WidgetConfig | undefined {
-  const { waitlistId, theme = 'auto', refParam = 'ref' } = input;
+  const { waitlistId, theme = 'auto', refParam = 'ref', prepare = 'focus' } = input;
+  /** `value` when it is one of `values`, else the first of them, with the problem reported. */
+  const oneOf = <T extends string>(option: string, value: T, values: readonly T[]): T => {
+    if (values.includes(value)) return value;
+    problems.push(`${nameOf(option)} ${show(value)} is not one of ${values.join(', ')}; using ${values[0]}.`);
+    return values[0] as T;
+  };
   const localeProblems: string[] = [];
   const locale = mergeLocale(en, input.locale, localeProblems);
   for (const problem of localeProblems) problems.push(problem.replace(/^locale/, nameOf('locale')));
   const config: WidgetConfig = {
     waitlistId,
     baseUrl: parseBaseUrl(input.baseUrl) ?? '',
-    theme: THEMES.includes(theme) ? theme : 'auto',
+    theme: oneOf('theme', theme, THEMES),
     refParam: typeof refParam === 'string' && PARAM.test(refParam) ? refParam : 'ref',
     locale,
+    prepare: oneOf('prepare', prepare, PREPARES),
     fetch: input.fetch,
     workers: input.workers,
   };
-  if (!THEMES.includes(theme))
-    problems.push(`${nameOf('theme')} ${show(theme)} is not one of auto, light, dark; using auto.`);
   if (config.refParam !== refParam) {
     problems.push(
       `${nameOf('refParam')} ${show(refParam)} is not a query parameter name (letters, digits, _ . -); using ref.`,
@@ -103,6 +118,7 @@ export const ATTRIBUTES = [
   'base-url',
   'theme',
   'ref-param',
+  'prepare',
   'locale',
   'label',
   'button',
@@ -138,6 +154,7 @@ export function optionsFromAttributes(
     baseUrl: read('base-url') ?? '',
     theme: (read('theme') ?? undefined) as Theme | undefined,
     refParam: read('ref-param') ?? undefined,
+    prepare: (read('prepare') ?? undefined) as Prepare | undefined,
     locale: locale as Partial<Locale>,
   };
 }

@@ -40,8 +40,14 @@ beforeAll(async () => {
   pages = await startPageServer((path) => {
     const service = server.url;
     const id = path.startsWith('/wrong-id') ? 'wl_doesNotExist' : waitlistId;
+    // Below the fold, prepared when it scrolls into view.
+    const visible = path.startsWith('/visible');
+    const head = visible ? `${VIOLATIONS}<div style="height:300vh"></div>` : VIOLATIONS;
     return {
-      body: landingPage(service, id).replace('<main>', `<main>${VIOLATIONS}`),
+      body: landingPage(service, id, visible ? 'data-prepare="visible"' : '').replace(
+        '<main>',
+        `<main>${head}`,
+      ),
       csp: csp(path, service),
     };
   });
@@ -214,6 +220,78 @@ describe.skipIf(chromiumMissing)('the script-tag widget in Chromium', () => {
     expect(hint).toContain(
       `pnpm -s waitlist-server waitlist update --waitlist wl_doesNotExist --origins ${pages.origin}`,
     );
+    await page.close();
+  });
+});
+
+/**
+ * Records the widget's requests as it makes them (before the network sees them), so a test can
+ * also tell that one was not made.
+ */
+const RECORD_FETCH = () => {
+  const calls: string[] = [];
+  Object.assign(window, { calls });
+  const original = window.fetch;
+  window.fetch = (input, init) => {
+    calls.push(`${init?.method ?? 'GET'} ${String(input)}`);
+    return original(input, init);
+  };
+};
+const callsOf = (page: Page, suffix: string) =>
+  page.evaluate(
+    (end) => (window as unknown as { calls: string[] }).calls.filter((c) => c.endsWith(end)),
+    suffix,
+  );
+
+describe.skipIf(chromiumMissing)('the gates passed while the visitor types (contract §16)', () => {
+  it('under a CSP without workers, solves on the main thread meanwhile: one POST', async () => {
+    const page = await browser.newPage();
+    await page.addInitScript(RECORD_FETCH);
+    const workers: string[] = [];
+    page.on('worker', (w) => workers.push(w.url()));
+    await page.goto(`${pages.origin}/no-workers-typing`);
+    const field = shadow(page, 'input[type=email]');
+    await field.focus();
+    await field.pressSequentially('slow-typist@example.com', { delay: 80 });
+    await shadow(page, 'button[type=submit]').click();
+    await expect
+      .poll(() => shadow(page, '[role=status]').textContent(), { timeout: 30_000 })
+      .toBe("You're on the list!");
+    expect(await callsOf(page, '/gates')).toHaveLength(1);
+    expect(await callsOf(page, '/subscribers')).toHaveLength(1);
+    expect(workers).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toContain(
+      'worker-src',
+    );
+    await page.close();
+  });
+
+  it('with data-prepare=visible, prepares when the form scrolls into view, before any focus', async () => {
+    const page = await browser.newPage();
+    await page.addInitScript(RECORD_FETCH);
+    await page.goto(`${pages.origin}/visible`);
+    const host = page.locator('waitlist-form');
+    await shadow(page, 'input[type=email]').waitFor({ state: 'attached' });
+    // An observer made after the widget's gets its first report after the widget's has had its own.
+    await host.evaluate(
+      (element) =>
+        new Promise<void>((resolve) => {
+          const observer = new IntersectionObserver(() => {
+            observer.disconnect();
+            resolve();
+          });
+          observer.observe(element);
+        }),
+    );
+    expect(await callsOf(page, '/gates')).toEqual([]);
+    await host.scrollIntoViewIfNeeded();
+    await expect.poll(() => callsOf(page, '/gates')).toHaveLength(1);
+    // Scrolling away and back does not prepare again.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await host.scrollIntoViewIfNeeded();
+    await signUp(page, 'scrolled@example.com');
+    expect(await callsOf(page, '/gates')).toHaveLength(1);
+    expect(await callsOf(page, '/subscribers')).toHaveLength(1);
     await page.close();
   });
 });

@@ -5,7 +5,7 @@
  * modules beside this file mirror the SQLite adapter's, one per aggregate; where SQLite relies
  * on its single writer, they say what takes its place.
  */
-import type { Repositories, Store } from '../store.js';
+import type { FreshSignupResult, Repositories, Store } from '../store.js';
 import { appendActivity, listActivity } from './activity.js';
 import { confirm, confirmationMail, confirmationView } from './confirmations.js';
 import type { Connection } from './connection.js';
@@ -31,6 +31,7 @@ import { joinedBetween, lineCounts, topReferrers } from './overview.js';
 import { deleteExpiredSessions, deleteSession, findSession, insertSession } from './sessions.js';
 import { insertOrMatchSubscriber } from './subscribers.js';
 import { countTenants, getTenant, insertTenant, updatePlan } from './tenants.js';
+import { postgresLimiter } from './throttles.js';
 import { forgetExpiredTokens, redeemTokens, usedTokens } from './tokens.js';
 import { getWaitlist, insertWaitlist, listWaitlists, saveWaitlist } from './waitlists.js';
 import { deleteEndpoint, getEndpoint, insertEndpoint, liveEndpoints } from './webhooks.js';
@@ -147,8 +148,15 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     write: (fn) => db.write((tx) => fn(repositories(tx))),
     // No batching: each sign-up is a transaction of its own, and sign-ups of one waitlist take
     // turns on its row lock whichever way they come; grouping them would save round trips only.
-    signUpFresh: (input) =>
-      db.write((tx) => insertOrMatchSubscriber(tx, { ...input, referralCode: undefined }, nowMicros())),
+    // Its gate tokens are redeemed in the same transaction: one taken first (by any process)
+    // and nobody is signed up. The tokens it did win stay redeemed, as on SQLite.
+    signUpFresh: ({ tokens = [], ...input }) =>
+      db.write(async (tx): Promise<FreshSignupResult> => {
+        const taken = await redeemTokens(tx, tokens);
+        if (taken.length > 0) return { outcome: 'tokens_taken', taken };
+        return insertOrMatchSubscriber(tx, { ...input, referralCode: undefined }, nowMicros());
+      }),
+    limiter: (name, rule) => postgresLimiter(db, name, rule),
     // A deleted row stays in its page, as a dead version, until VACUUM prunes it: run it on the
     // tables an erasure deleted from. It visits only pages changed since the last vacuum (the
     // visibility map), so it costs about what the erasure changed. Best effort: a transaction

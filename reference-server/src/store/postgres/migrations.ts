@@ -204,6 +204,18 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, at);
   `,
+  `
+  -- Throttle counters (throttles.ts): with several servers on one database, they count here,
+  -- not in each process. state is the rule's state as JSON; idle_at is when it counts nothing.
+  CREATE TABLE throttles (
+    limiter TEXT NOT NULL,
+    key TEXT NOT NULL,
+    state TEXT,
+    idle_at BIGINT NOT NULL,
+    PRIMARY KEY (limiter, key)
+  );
+  CREATE INDEX throttles_idle ON throttles (limiter, idle_at);
+  `,
 ];
 
 /** Any number, the same in every process: the advisory lock that migrations run under. */

@@ -3,6 +3,7 @@
  * group committer, single reads on a shared reader connection, snapshots on connections of their
  * own. The repositories bind the statement modules beside this file to a connection.
  */
+import { memoryLimiters } from '../memory-limiter.js';
 import type { Repositories, Store } from '../store.js';
 import { appendActivity, listActivity } from './activity.js';
 import { confirm, confirmationMail, confirmationView } from './confirmations.js';
@@ -153,6 +154,8 @@ export function storeOver(db: Database, { nowMicros }: Pick<SqliteStoreOptions, 
     read: (fn) => db.snapshot((tx) => fn(on(tx))),
     write: (fn) => db.writer.submit((tx) => fn(on(tx))),
     signUpFresh: (input) => db.writer.joinGroup(fresh, input),
+    // Throttle counters stay in memory, not in the file: see memory-limiter.ts for why.
+    limiter: memoryLimiters(),
     // The WAL still holds pages from before the erasure: copy them back and empty it. Alone in
     // its batch it runs outside a transaction, as a checkpoint must.
     scrub: () =>

@@ -18,6 +18,7 @@ import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.j
 import { isoFromMicros } from '../time.js';
 import type { Connection } from './connection.js';
 import { lastSeq } from './subscribers.js';
+import { indexable, trigramQuery, trigramSample } from './trigrams.js';
 
 interface Row {
   id: string;
@@ -164,11 +165,12 @@ export async function listSubscribers(
   waitlistId: string,
   settings: WaitlistSettings,
   query: PageQuery,
+  plan: SearchPlan = 'auto',
 ): Promise<ListPage> {
   const offset = (query.page - 1) * query.limit;
   const boost = settings.referral_boost;
   const waiting = query.status !== SubscriberStatus.admitted;
-  if (query.q !== '') return search(db, waitlistId, settings, query, offset);
+  if (query.q !== '') return search(db, waitlistId, settings, query, offset, plan);
   if (!waiting) {
     const total = await admittedCount(db, waitlistId);
     if (offset >= total) return { items: [], total };
@@ -200,8 +202,76 @@ export async function listSubscribers(
 }
 
 /**
- * One pass over the narrow search index finds the matches, their count and the page in order;
- * only the page's rows are then read from the table.
+ * How `q` finds its rows. `index`: candidates from the trigram index (subscribers_fts), each then
+ * read by rowid and kept only when its search text really contains the needle. `scan`: one pass
+ * over the waitlist's narrow search index. `auto` (what the server does): the index, unless the
+ * needle is too short for it or it offers more candidates than one in INDEX_SHARE rows of the
+ * waitlist, where reading each candidate costs more than scanning the whole waitlist.
+ */
+export type SearchPlan = 'auto' | 'index' | 'scan';
+
+/**
+ * A scan reads a waitlist's rows from the narrow search index in order, about 0.1 µs each; the
+ * index path reads each candidate by rowid from the table, about 1.5 µs each, after the trigram
+ * lookup. At 16 the two cost about the same; below it the index wins by far (bench item 5).
+ */
+const INDEX_SHARE = 16;
+
+/** Candidates of a trigram query, up to a limit (-1: all), as a JSON array of subscribers' rowids. */
+export const SEARCH_CANDIDATES = `SELECT count(*) AS n, json_group_array(rowid) AS rowids
+  FROM (SELECT rowid FROM subscribers_fts WHERE subscribers_fts MATCH ? LIMIT ?)`;
+
+/** The waitlist's rows, waiting or not: the scan's length. */
+async function rowsOf(db: Connection, waitlistId: string): Promise<number> {
+  const row = await db.get<{ n: number }>(
+    `SELECT ${lastSeq('?1')} - (SELECT erased_count FROM waitlists WHERE id = ?1) AS n`,
+    [waitlistId],
+  );
+  return row?.n ?? 0;
+}
+
+/**
+ * The rows that `q` may match, as a JSON array of rowids for `json_each`, or undefined when the
+ * scan answers instead (see SearchPlan).
+ */
+async function candidates(
+  db: Connection,
+  waitlistId: string,
+  needle: string,
+  plan: SearchPlan,
+): Promise<string | undefined> {
+  if (plan === 'scan' || !indexable(needle)) return undefined;
+  const match = trigramQuery(needle, await trigramSample(db));
+  if (match === undefined) return undefined;
+  const most = plan === 'index' ? -1 : Math.floor((await rowsOf(db, waitlistId)) / INDEX_SHARE);
+  const found = await db.get<{ n: number; rowids: string }>(SEARCH_CANDIDATES, [
+    match,
+    most < 0 ? -1 : most + 1,
+  ]);
+  if (!found || (most >= 0 && found.n > most)) return undefined;
+  return found.rowids;
+}
+
+/**
+ * Where the rows that `q` matches are read from: the candidates by rowid (?2: a JSON array; the
+ * CROSS JOIN keeps them the outer loop), or the scan of the waitlist's narrow search index.
+ */
+export const SEARCH_FROM = {
+  index: 'json_each(?2) AS c CROSS JOIN subscribers AS s ON s.rowid = c.value',
+  scan: 'subscribers AS s INDEXED BY subscribers_search',
+} as const;
+
+/**
+ * The rows that `q` matches, from either source: those of the waitlist whose search text contains
+ * the needle (?3) as it is, so `%` and `_` are characters like any other and the index's own
+ * case folding cannot add a row.
+ */
+export const SEARCH_MATCHES = 's.waitlist_id = ?1 AND instr(s.email_search, ?3) > 0';
+
+/**
+ * A page of the rows whose search text contains the needle: one statement finds the matches,
+ * their count and the page in order, from the narrow columns; only the page's rows are then
+ * read whole.
  */
 async function search(
   db: Connection,
@@ -209,18 +279,20 @@ async function search(
   settings: WaitlistSettings,
   query: PageQuery,
   offset: number,
+  plan: SearchPlan,
 ): Promise<ListPage> {
   const needle = searchText(query.q);
+  const rowids = await candidates(db, waitlistId, needle, plan);
+  const from = rowids === undefined ? SEARCH_FROM.scan : SEARCH_FROM.index;
   const [filter, order] =
     query.status === SubscriberStatus.admitted
-      ? ['admitted_us IS NOT NULL', 'ORDER BY admitted_us DESC']
-      : ['admitted_us IS NULL', ORDER];
+      ? ['s.admitted_us IS NOT NULL', 'ORDER BY s.admitted_us DESC']
+      : ['s.admitted_us IS NULL', 'ORDER BY s.rank_key, s.referral_count DESC, s.seq'];
+  const params = [waitlistId, rowids ?? null, needle];
   const hits = await db.all<Ranks & { row: number; total: number }>(
-    `SELECT rowid AS row, seq, rank_key, referral_count, count(*) OVER () AS total
-       FROM subscribers INDEXED BY subscribers_search
-      WHERE waitlist_id = ? AND ${filter} AND instr(email_search, ?) > 0
-      ${order} LIMIT ? OFFSET ?`,
-    [waitlistId, needle, query.limit, offset],
+    `SELECT s.rowid AS row, s.seq, s.rank_key, s.referral_count, count(*) OVER () AS total
+       FROM ${from} WHERE ${SEARCH_MATCHES} AND ${filter} ${order} LIMIT ?4 OFFSET ?5`,
+    [...params, query.limit, offset],
   );
   if (hits.length === 0) {
     // No row at all on page 1 means no match; past it, the count needs its own pass.
@@ -228,9 +300,8 @@ async function search(
     const total =
       (
         await db.get<{ n: number }>(
-          `SELECT count(*) AS n FROM subscribers INDEXED BY subscribers_search
-            WHERE waitlist_id = ? AND ${filter} AND instr(email_search, ?) > 0`,
-          [waitlistId, needle],
+          `SELECT count(*) AS n FROM ${from} WHERE ${SEARCH_MATCHES} AND ${filter}`,
+          params,
         )
       )?.n ?? 0;
     return { items: [], total };

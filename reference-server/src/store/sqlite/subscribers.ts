@@ -5,9 +5,11 @@ import type { SignupInput, SignupResult } from '../../domain/records.js';
 import { type Credit, creditFor } from '../../domain/referrals.js';
 import { searchText } from '../../domain/search.js';
 import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
+import type { FreshSignupInput, FreshSignupResult } from '../store.js';
 import type { Connection } from './connection.js';
 import { isConstraint } from './connection.js';
 import { addEvent } from './outbox.js';
+import { redeemTokensOfMany } from './tokens.js';
 
 interface Facts {
   existing: string | null;
@@ -45,7 +47,7 @@ const INSERT_FRESH = `INSERT INTO subscribers (${INSERT_COLUMNS})
    WHERE EXISTS (SELECT 1 FROM waitlists WHERE id = ?2 AND archived = 0)
   ON CONFLICT (waitlist_id, email_norm) DO NOTHING`;
 
-export type FreshSignup = Omit<SignupInput, 'referralCode'>;
+export type FreshSignup = FreshSignupInput;
 
 /**
  * Many fresh sign-ups (no referral code) in one statement: each input whose waitlist is live and
@@ -84,6 +86,26 @@ INSERT INTO subscribers (${INSERT_COLUMNS})
 const LONE_SURROGATE = /\p{Cs}/u;
 
 export async function insertOrMatchMany(
+  db: Connection,
+  inputs: readonly FreshSignup[],
+  nowUs: number,
+): Promise<FreshSignupResult[]> {
+  // Gate tokens first, in the same transaction: a sign-up whose token was taken writes nothing.
+  const taken = await redeemTokensOfMany(
+    db,
+    inputs.map((i) => i.tokens ?? []),
+  );
+  const answers = await insertOrMatchAll(
+    db,
+    inputs.filter((_, i) => taken[i]?.length === 0),
+    nowUs,
+  );
+  return taken.map((lost) =>
+    lost.length > 0 ? { outcome: 'tokens_taken', taken: lost } : (answers.shift() as SignupResult),
+  );
+}
+
+async function insertOrMatchAll(
   db: Connection,
   inputs: readonly FreshSignup[],
   nowUs: number,
@@ -129,7 +151,8 @@ export async function insertOrMatchMany(
         credited: undefined,
       });
     } else {
-      results.push(await insertOrMatchSubscriber(db, { ...draft.input, referralCode: undefined }, nowUs));
+      const { tokens: _, ...input } = draft.input;
+      results.push(await insertOrMatchSubscriber(db, { ...input, referralCode: undefined }, nowUs));
     }
   }
   return results;

@@ -1,0 +1,43 @@
+/**
+ * A local web server for the Chromium benchmarks: the pages a visitor loads, on their own origin
+ * (as a marketing site is), each path with its body, content type and headers (a CSP, say).
+ */
+import { createServer } from 'node:http';
+
+/**
+ * Starts the server on a free port. `pages` maps a path to `{ body, type?, headers? }` (type
+ * defaults to HTML); any other path answers 404.
+ */
+export function pageServer() {
+  const pages = new Map();
+  const server = createServer((req, res) => {
+    const page = pages.get(new URL(req.url ?? '/', 'http://x').pathname);
+    if (!page) return res.writeHead(404).end();
+    res
+      .writeHead(200, {
+        'Content-Type': page.type ?? 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+        ...page.headers,
+      })
+      .end(page.body);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        origin: `http://127.0.0.1:${server.address().port}`,
+        pages,
+        close: () =>
+          new Promise((done) => {
+            server.close(done);
+            server.closeAllConnections();
+          }),
+      }),
+    ),
+  );
+}
+
+/** A landing page with the widget's script tag, as a site owner pastes it. */
+export const landing = (serviceUrl, waitlistId) => ({
+  body: `<!doctype html><html lang="en"><title>Launch</title><main>
+<script src="${serviceUrl}/widget/waitlist.js" data-waitlist-id="${waitlistId}" data-base-url="${serviceUrl}" async></script></main></html>`,
+});

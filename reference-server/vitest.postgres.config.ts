@@ -16,6 +16,11 @@ const SQLITE_ONLY = [
   'test/query-plans.test.ts',
   // The snapshot race, staged on SQLite's connections and statement modules.
   'test/snapshot.test.ts',
+  // SQLite's FTS5 search index, driven through its statement modules (search over HTTP is in
+  // list.test.ts, which runs here).
+  'test/search-index.test.ts',
+  // backup --to copies a SQLite file; with a postgres URL it is a usage error (cli-usage.test.ts).
+  'test/backup.test.ts',
 ];
 
 export default mergeConfig(

@@ -89,6 +89,7 @@ describe('waitlist-server command line', () => {
     ],
     [['key', 'list', '--tenant', 'ten_x', '--db', 'sqlite://waitlist.db'], /a sqlite:\/\/ address/],
     [['backup'], /Missing --to/],
+    [['backup', '--to', 'copy.db', '--db', 'postgres://db.example/waitlist'], /for PostgreSQL use pg_dump/],
     [['backup', '--to', 'a.db', '--force'], /Unknown option --force/],
   ])('refuses %j with a usage error', async (args, message) => {
     const result = await run(args);

@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { Connection } from '../src/store/sqlite/connection.js';
 
-const isPostgres = (db: string) => /^postgres(ql)?:\/\//.test(db);
+export const isPostgres = (db: string) => /^postgres(ql)?:\/\//.test(db);
 
 export async function sql<T>(db: string, text: string, params: readonly unknown[] = []): Promise<T[]> {
   if (isPostgres(db)) {

@@ -3,7 +3,7 @@
  * (vitest.config.ts), with every harness on a fresh database of a throwaway cluster. Left out,
  * the files about SQLite itself, which have no PostgreSQL meaning:
  */
-import { configDefaults, defineProject, mergeConfig } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
 import server from './vitest.config.js';
 
 const SQLITE_ONLY = [
@@ -23,14 +23,12 @@ const SQLITE_ONLY = [
   'test/backup.test.ts',
 ];
 
-export default mergeConfig(
-  server,
-  defineProject({
-    test: {
-      name: 'server-pg',
-      exclude: [...configDefaults.exclude, ...SQLITE_ONLY],
-      globalSetup: ['test/postgres-cluster.ts'],
-      setupFiles: ['test/postgres-env.ts'],
-    },
-  }),
-);
+export default defineProject({
+  test: {
+    ...server.test,
+    name: 'server-pg',
+    exclude: [...configDefaults.exclude, ...SQLITE_ONLY],
+    globalSetup: ['test/postgres-cluster.ts'],
+    setupFiles: ['test/postgres-env.ts'],
+  },
+});

@@ -104,14 +104,23 @@ export async function startPostgres(): Promise<PostgresCluster> {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`${(error as Error).message}\n${printed}`);
   }
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      runAsOwner('pg_ctl', ['stop', '-D', data, '-m', 'immediate']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  // A run interrupted before its teardown (Ctrl-C, a crash) leaves no server behind.
+  process.once('exit', stop);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     async stop() {
-      try {
-        runAsOwner('pg_ctl', ['stop', '-D', data, '-m', 'immediate']);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      process.off('exit', stop);
+      stop();
     },
   };
 }

@@ -1,5 +1,17 @@
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
+
+/** Files about what only PostgreSQL does; the `server-pg` project (vitest.postgres.config.ts) runs them. */
+export const POSTGRES_ONLY = [
+  // Throttles counted across processes: on SQLite each process counts its own, by design.
+  'test/instances-throttles.test.ts',
+];
 
 export default defineProject({
-  test: { name: 'server', environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 },
+  test: {
+    name: 'server',
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    exclude: [...configDefaults.exclude, ...POSTGRES_ONLY],
+  },
 });

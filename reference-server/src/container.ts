@@ -9,6 +9,8 @@ import { type Context, throttles } from './app/context.js';
 import { Operators, type WebhookPolicy } from './app/operators.js';
 import { Sessions } from './app/sessions.js';
 import { PublicSignups } from './app/signup.js';
+import { DomainError } from './domain/errors.js';
+import { openPostgresStore } from './store/postgres/index.js';
 import { type Backup, backupDatabase } from './store/sqlite/backup.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import type { Store } from './store/store.js';
@@ -20,12 +22,33 @@ export interface Container extends Context {
   api: ApiRequests;
 }
 
-/** The store on `path`; `oneShot` for a command that runs alone and briefly (one connection). */
+/** Where the data is: a SQLite file, or a PostgreSQL database that several servers may share. */
+export type StoreLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+/**
+ * What `--db` (or WAITLIST_DB) names: a `postgres://` or `postgresql://` URL, or else a file
+ * path. Any other `scheme://` is refused rather than taken for a folder named after the scheme.
+ */
+export function storeLocation(value: string): StoreLocation {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
+  if (scheme === undefined) return { kind: 'sqlite', path: value };
+  if (scheme === 'postgres' || scheme === 'postgresql') return { kind: 'postgres', url: value };
+  throw new DomainError(
+    'usage_error',
+    `--db ${JSON.stringify(value.replace(/\/\/[^/@]*@/, '//…@'))}: a ${scheme}:// address is not a database this server can use; give a SQLite file path or a postgres:// URL.`,
+  );
+}
+
+/** The store at `location`; `oneShot` for a command that runs alone and briefly (one connection). */
 export function openStore(
-  path: string,
+  location: string,
   { oneShot = false, clock = systemClock }: { oneShot?: boolean; clock?: Clock } = {},
 ): Promise<Store> {
-  return openSqliteStore(path, { nowMicros: () => clock.nowMicros(), separateReader: !oneShot });
+  const nowMicros = () => clock.nowMicros();
+  const where = storeLocation(location);
+  return where.kind === 'postgres'
+    ? openPostgresStore(where.url, { nowMicros, connections: oneShot ? 2 : 10 })
+    : openSqliteStore(where.path, { nowMicros, separateReader: !oneShot });
 }
 
 /** A consistent copy of the database at `path` in the new file `to`, while it is in use. */

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { cliError, runCli } from '@waitlistkit/testkit';
 import { describe, expect, it } from 'vitest';
 import { runCommandLine } from '../src/cli/main.js';
@@ -78,7 +79,17 @@ describe('waitlist-server command line', () => {
     [['serve', '--port', '70000'], /--port must be a whole number from 0 to 65535/],
     [['serve', '--trust-proxy=yes'], /--trust-proxy takes no value/],
     [['serve', '--base-url', 'localhost:80'], /--base-url must be an http\(s\) URL/],
+    [
+      ['serve', '--db', 'mysql://db.example/waitlist'],
+      /a mysql:\/\/ address is not a database .* postgres:\/\/ URL/,
+    ],
+    [
+      ['tenant', 'create', '--name', 'A', '--plan', 'pro', '--db', 'http://db.example/'],
+      /a http:\/\/ address/,
+    ],
+    [['key', 'list', '--tenant', 'ten_x', '--db', 'sqlite://waitlist.db'], /a sqlite:\/\/ address/],
     [['backup'], /Missing --to/],
+    [['backup', '--to', 'copy.db', '--db', 'postgres://db.example/waitlist'], /for PostgreSQL use pg_dump/],
     [['backup', '--to', 'a.db', '--force'], /Unknown option --force/],
   ])('refuses %j with a usage error', async (args, message) => {
     const result = await run(args);
@@ -87,6 +98,23 @@ describe('waitlist-server command line', () => {
     expect(JSON.parse(result.stderr)).toEqual({
       error: { code: 'usage_error', message: expect.stringMatching(message) },
     });
+  });
+
+  it('refuses a WAITLIST_DB of another scheme, hiding its password, and creates no folder named after it', async () => {
+    let stderr = '';
+    const code = await runCommandLine(['tenant', 'create', '--name', 'A', '--plan', 'pro'], {
+      stdout: () => undefined,
+      stderr: (t) => {
+        stderr += t;
+      },
+      env: { WAITLIST_DB: 'mysql://admin:hunter2@db.example/waitlist' },
+    });
+    expect(code).toBe(2);
+    const { error } = JSON.parse(stderr) as { error: { code: string; message: string } };
+    expect(error.code).toBe('usage_error');
+    expect(error.message).toMatch(/mysql:\/\//);
+    expect(error.message).not.toContain('hunter2');
+    expect(existsSync('mysql:')).toBe(false);
   });
 
   it('prints usage errors as JSON on stderr with exit code 2 from the real binary', async () => {

@@ -1,7 +1,7 @@
 /** The dashboard over plain HTTP: what a browser would send, including what an attacker's page would. */
 import type { Tenant } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Connection } from '../src/store/sqlite/connection.js';
+import { sql } from './database.js';
 import {
   addOperator,
   apiCreate,
@@ -147,20 +147,10 @@ describe('sign-in floods', () => {
     const oldHash = ['scrypt', 2 ** 14, 8, 1, salt.toString('base64url'), old.toString('base64url')].join(
       '$',
     );
-    const storedHash = async () => {
-      const db = await Connection.open(p.db);
-      try {
-        return (
-          await db.get<{ h: string }>('SELECT password_hash AS h FROM operators WHERE email = ?', [email])
-        )?.h;
-      } finally {
-        await db.close();
-      }
-    };
-    const db = await Connection.open(p.db);
-    await db.run('PRAGMA busy_timeout = 10000');
-    await db.run('UPDATE operators SET password_hash = ? WHERE email = ?', [oldHash, email]);
-    await db.close();
+    const storedHash = async () =>
+      (await sql<{ h: string }>(p.db, 'SELECT password_hash AS h FROM operators WHERE email = ?', [email]))[0]
+        ?.h;
+    await sql(p.db, 'UPDATE operators SET password_hash = ? WHERE email = ?', [oldHash, email]);
     expect(await storedHash()).toBe(oldHash);
 
     const b = new Browser(p.server.url, { 'X-Forwarded-For': '192.0.2.10' });

@@ -2,6 +2,10 @@
 import { type ChallengeRequired, ChallengeRequiredSchema } from '@waitlistkit/protocol';
 import { cli, type RunningServer, seedTenant, startServer, type Tenant, tempDir } from '@waitlistkit/testkit';
 import { expect } from 'vitest';
+import { searchText } from '../src/domain/search.js';
+
+/** What `q` must find: the rows whose lower-cased email contains the lower-cased query, as written. */
+export const naive = (q: string) => (s: { email: string }) => searchText(s.email).includes(searchText(q));
 
 export const SECRET = 'test-secret-0123456789abcdef';
 export const ORIGIN = 'https://landing.example';

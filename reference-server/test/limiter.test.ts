@@ -11,7 +11,8 @@ import { limiterContract } from './limiter-contract.js';
 
 limiterContract('in memory', async () => ({ limiter: memoryLimiters() }));
 
-limiterContract('SQLite store (in memory)', async () => {
+// The store tempDir() gives: SQLite's (in memory), or PostgreSQL's table in the server-pg project.
+limiterContract('the store', async () => {
   const dir = tempDir();
   const store = await openStore(dir.db, { oneShot: true });
   return {

@@ -176,3 +176,23 @@ describe('search', () => {
     }
   });
 });
+
+describe("the overview's counts", () => {
+  it('reads index ranges only: sign-ups by join time, top referrers in index order', async () => {
+    const joined = await plan(
+      'SELECT count(*) FROM subscribers WHERE waitlist_id = ? AND joined_us >= ? AND joined_us < ?',
+      ['wl_1', 0, 1],
+    );
+    expect(joined.join('; ')).toContain(
+      'USING COVERING INDEX subscribers_joined (waitlist_id=? AND joined_us>? AND joined_us<?)',
+    );
+    const top = (
+      await plan(
+        'SELECT id FROM subscribers WHERE waitlist_id = ? AND referral_count > 0 ORDER BY referral_count DESC, seq LIMIT 10',
+        ['wl_1'],
+      )
+    ).join('; ');
+    expect(top).toContain('USING INDEX subscribers_top_referrers');
+    expect(top).not.toContain('TEMP B-TREE');
+  });
+});

@@ -1,6 +1,6 @@
 /**
- * A real reference server for tests: a child process on a temporary SQLite file, on a free
- * port, started by the built command line (or through `pnpm -s waitlist-server` when a test is
+ * A real reference server for tests: a child process on a temporary SQLite file (or a fresh
+ * PostgreSQL database, when the run provides a cluster: see postgres.ts), on a free port, started by the built command line (or through `pnpm -s waitlist-server` when a test is
  * about that command). Tests talk to it over HTTP, like any client.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -8,13 +8,29 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childEnv, pnpmCommand, WORKSPACE_ROOT } from './pnpm.js';
+import { createDatabase, dropDatabase, TEST_POSTGRES_ENV } from './postgres.js';
 
 export const CLI_PATH = join(WORKSPACE_ROOT, 'reference-server/dist/cli.js');
 
-/** A fresh folder for a test's database; `cleanup` removes it. */
+/**
+ * A fresh folder and a fresh database for a test; `cleanup` removes both. The database is a file
+ * in the folder, or, when `WAITLIST_TEST_POSTGRES` names a cluster, a new database of it (a
+ * URL), so the same test runs on either store.
+ */
 export function tempDir(): { dir: string; db: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'waitlistkit-'));
-  return { dir, db: join(dir, 'waitlist.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  const cluster = process.env[TEST_POSTGRES_ENV];
+  if (!cluster) return { dir, db: join(dir, 'waitlist.db'), cleanup: removeDir };
+  const db = createDatabase(cluster);
+  return {
+    dir,
+    db,
+    cleanup: () => {
+      dropDatabase(db);
+      removeDir();
+    },
+  };
 }
 
 export interface RunningServer {

@@ -501,7 +501,8 @@ export const COMMANDS: Command[] = [
 export const DB_OPTION: OptionSpec = {
   name: 'db',
   kind: 'string',
-  placeholder: 'PATH',
+  placeholder: 'PATH|URL',
   maxLength: 4096,
-  description: 'SQLite file (env WAITLIST_DB, default ./data/waitlist.db); created when missing',
+  description:
+    'SQLite file, created when missing, or postgres://user@host/database for a PostgreSQL database that several servers share (env WAITLIST_DB, default ./data/waitlist.db)',
 };

@@ -2,6 +2,7 @@
  * The command line as a function of its arguments and environment, so tests can run it in
  * process; `cli.ts` binds it to the real process.
  */
+import { storeLocation } from '../container.js';
 import { DomainError } from '../domain/errors.js';
 import { COMMANDS, type Command, DB_OPTION } from './commands.js';
 import { commandHelp, programHelp } from './help.js';
@@ -43,6 +44,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<void> {
     return;
   }
   const db = (parsed.options.db as string | undefined) ?? io.env.WAITLIST_DB ?? './data/waitlist.db';
+  // Refused before anything runs: a mistyped URL is no folder to create, and no server to start.
+  storeLocation(db);
   const result = await command.run(parsed.options, { db, env: io.env, stdout: io.stdout });
   if (result !== undefined) io.stdout(`${JSON.stringify(result)}\n`);
 }

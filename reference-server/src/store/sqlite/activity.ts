@@ -1,6 +1,6 @@
 import type { ActivityAction, ActivityEntry, ActivityFilter, NewActivity } from '../../domain/records.js';
+import { isoNow } from '../time.js';
 import type { Connection } from './connection.js';
-import { isoNow } from './time.js';
 
 interface Row {
   id: number;

@@ -2,8 +2,8 @@ import type { Scope } from '@waitlistkit/protocol';
 import { newId } from '../../domain/ids.js';
 import type { ApiKey, KeyGrant } from '../../domain/records.js';
 import type { NewKey } from '../store.js';
+import { isoNow } from '../time.js';
 import type { Connection } from './connection.js';
-import { isoNow } from './time.js';
 
 interface Row extends Omit<ApiKey, 'scopes'> {
   scopes: string;

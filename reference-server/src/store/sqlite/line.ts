@@ -15,9 +15,9 @@ import { nonReferrerPosition, referrerPosition } from '../../domain/positions.js
 import type { ListedSubscriber, ListPage, PageQuery, StatusView } from '../../domain/records.js';
 import { searchText } from '../../domain/search.js';
 import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
+import { isoFromMicros } from '../time.js';
 import type { Connection } from './connection.js';
 import { lastSeq } from './subscribers.js';
-import { isoFromMicros } from './time.js';
 import { indexable, trigramQuery, trigramSample } from './trigrams.js';
 
 interface Row {

@@ -1,7 +1,7 @@
 import { newId } from '../../domain/ids.js';
 import type { Operator, OperatorWithSecret, Role } from '../../domain/records.js';
+import { isoNow } from '../time.js';
 import type { Connection } from './connection.js';
-import { isoNow } from './time.js';
 
 const COLUMNS = 'id, tenant_id, email, role, created_at';
 

@@ -12,8 +12,8 @@ import type {
   NewEvent,
   StoredEvent,
 } from '../store.js';
+import { isoNow } from '../time.js';
 import type { Connection } from './connection.js';
-import { isoNow } from './time.js';
 
 export async function addEvent(db: Connection, event: NewEvent, now: number): Promise<void> {
   await db.run(

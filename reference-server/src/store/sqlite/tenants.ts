@@ -1,8 +1,8 @@
 import type { Plan } from '@waitlistkit/protocol';
 import { newId } from '../../domain/ids.js';
 import type { Tenant } from '../../domain/records.js';
+import { isoNow } from '../time.js';
 import type { Connection } from './connection.js';
-import { isoNow } from './time.js';
 
 export async function insertTenant(db: Connection, name: string, plan: Plan, now: number): Promise<Tenant> {
   const tenant: Tenant = { id: newId('tenant'), name, plan, created_at: isoNow(now) };

@@ -2,8 +2,8 @@ import { newId } from '../../domain/ids.js';
 import { rankKey } from '../../domain/positions.js';
 import type { Waitlist } from '../../domain/records.js';
 import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
+import { isoNow } from '../time.js';
 import type { Connection } from './connection.js';
-import { isoNow } from './time.js';
 
 interface Row {
   id: string;

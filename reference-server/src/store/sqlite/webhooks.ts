@@ -1,7 +1,7 @@
 import type { WebhookEndpoint } from '../../domain/records.js';
 import type { NewEndpoint } from '../store.js';
+import { isoNow } from '../time.js';
 import type { Connection } from './connection.js';
-import { isoNow } from './time.js';
 
 interface Row extends Omit<WebhookEndpoint, 'events'> {
   events: string;

@@ -1,4 +1,4 @@
-/** Timestamps: ISO 8601 in UTC for records; microseconds for join order. */
+/** Timestamps, stored the same way by every adapter: ISO 8601 in UTC for records; microseconds for join order. */
 export const isoNow = (nowMs: number) => new Date(nowMs).toISOString();
 
 /** RFC 3339 with microseconds: join times are strictly increasing at that resolution. */

@@ -1,0 +1,110 @@
+/**
+ * Email confirmation's reads and its one write (contract §15). Confirming locks the waitlist's
+ * row (subscribers.ts) before it reads the subscriber again: two presses of the button in two
+ * processes confirm once and credit the referral once.
+ */
+import { isConfirmed } from '../../domain/confirmation.js';
+import { newMessageId } from '../../domain/ids.js';
+import { creditFor } from '../../domain/referrals.js';
+import { settingsFromJson } from '../../domain/settings.js';
+import type { ConfirmationMail, ConfirmationView } from '../store.js';
+import type { Connection } from './connection.js';
+import { addEvent } from './outbox.js';
+import { applyCredit, lockWaitlist } from './subscribers.js';
+
+interface TokenRow {
+  id: string;
+  waitlist_id: string;
+  tenant_id: string;
+  name: string;
+  settings: string;
+  status_token: string;
+  referred_by: string | null;
+  confirm_token: string;
+  confirmed_us: number | null;
+}
+
+function byToken(db: Connection, token: string): Promise<TokenRow | undefined> {
+  return db.get<TokenRow>(
+    `SELECT s.id, s.waitlist_id, w.tenant_id, w.name, w.settings, s.status_token, s.referred_by,
+            s.confirm_token, s.confirmed_us
+       FROM subscribers s JOIN waitlists w ON w.id = s.waitlist_id
+      WHERE s.confirm_token = $1 AND NOT w.archived`,
+    [token],
+  );
+}
+
+export async function confirmationView(db: Connection, token: string): Promise<ConfirmationView | undefined> {
+  const row = await byToken(db, token);
+  if (!row) return undefined;
+  const settings = settingsFromJson(row.settings);
+  return {
+    subscriberId: row.id,
+    waitlistName: row.name,
+    confirmed: row.confirmed_us !== null,
+    statusToken: settings.referrals ? row.status_token : undefined,
+  };
+}
+
+export async function confirm(
+  db: Connection,
+  token: string,
+  nowUs: number,
+): Promise<{ subscriberId: string; first: boolean } | undefined> {
+  const found = await byToken(db, token);
+  if (!found) return undefined;
+  await lockWaitlist(db, found.waitlist_id);
+  // Read again under the lock: what a confirmation that held it before changed.
+  const row = await byToken(db, token);
+  if (!row) return undefined;
+  if (row.confirmed_us !== null) return { subscriberId: row.id, first: false };
+  await db.run('UPDATE subscribers SET confirmed_us = $1 WHERE id = $2', [nowUs, row.id]);
+  const at = Math.floor(nowUs / 1000);
+  const event = { tenantId: row.tenant_id, waitlistId: row.waitlist_id, subscriberId: row.id, atMs: at };
+  if (row.referred_by !== null) {
+    const referrer = await db.get<{ id: string; seq: number; referral_count: number }>(
+      'SELECT id, seq, referral_count FROM subscribers WHERE id = $1 AND waitlist_id = $2',
+      [row.referred_by, row.waitlist_id],
+    );
+    const credit = creditFor(settingsFromJson(row.settings), true, referrer);
+    if (credit) await applyCredit(db, credit, event);
+  }
+  await addEvent(
+    db,
+    {
+      messageId: newMessageId(),
+      tenantId: row.tenant_id,
+      waitlistId: row.waitlist_id,
+      type: 'subscriber.confirmed',
+      subjectId: row.id,
+    },
+    at,
+  );
+  return { subscriberId: row.id, first: true };
+}
+
+export async function confirmationMail(
+  db: Connection,
+  subscriberId: string,
+): Promise<ConfirmationMail | undefined> {
+  const row = await db.get<{
+    email: string;
+    confirm_token: string | null;
+    confirmed_us: number | null;
+    name: string;
+    settings: string;
+    archived: boolean;
+  }>(
+    `SELECT s.email, s.confirm_token, s.confirmed_us, w.name, w.settings, w.archived
+       FROM subscribers s JOIN waitlists w ON w.id = s.waitlist_id WHERE s.id = $1`,
+    [subscriberId],
+  );
+  if (!row || row.confirm_token === null) return undefined;
+  const confirmEmail = settingsFromJson(row.settings).confirm_email;
+  return {
+    email: row.email,
+    token: row.confirm_token,
+    waitlistName: row.name,
+    needed: !row.archived && !isConfirmed(confirmEmail, row),
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * A small interface over `pg`, shaped like the SQLite adapter's `Connection` so the statement
+ * modules of the two adapters read alike: `run`, `all`, `get`, `exec`. One is bound either to the
+ * pool (each statement on whichever connection is free) or to one client inside a transaction.
+ */
+import pg from 'pg';
+import { DomainError } from '../../domain/errors.js';
+
+export type Params = readonly unknown[];
+
+export interface RunResult {
+  changes: number;
+}
+
+/**
+ * Every integer column is bigint (join times are microseconds), which `pg` returns as a string
+ * to be safe beyond 2^53; ours stay far below it, so they come back as numbers, as from SQLite.
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+export function openPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, types, idleTimeoutMillis: 30_000 });
+  // An idle connection the server ended (a restart, an operator's pg_terminate_backend) is
+  // dropped from the pool and replaced on demand; unhandled, its error would end the process.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+export class Connection {
+  constructor(private readonly client: pg.Pool | pg.PoolClient) {}
+
+  async run(sql: string, params: Params = []): Promise<RunResult> {
+    const result = await this.query(sql, params);
+    return { changes: result.rowCount ?? 0 };
+  }
+
+  async all<T>(sql: string, params: Params = []): Promise<T[]> {
+    return (await this.query(sql, params)).rows as T[];
+  }
+
+  async get<T>(sql: string, params: Params = []): Promise<T | undefined> {
+    return (await this.all<T>(sql, params))[0];
+  }
+
+  /** Runs several statements without parameters (migrations). */
+  async exec(sql: string): Promise<void> {
+    await this.query(sql, undefined);
+  }
+
+  private async query(sql: string, params: Params | undefined): Promise<pg.QueryResult> {
+    try {
+      return await this.client.query(sql, params?.map(representable));
+    } catch (error) {
+      throw translated(error);
+    }
+  }
+}
+
+/**
+ * A value as PostgreSQL's text can hold it. U+0000 it cannot (SQLite can): it becomes U+FFFD, as
+ * the driver's UTF-8 encoding already makes of a lone surrogate. No stored value holds U+0000, so
+ * a lookup or a search with one finds nothing, as it finds nothing on SQLite, instead of failing;
+ * the only text stored from a visitor, the email, never has one (protocol's checkEmail).
+ */
+function representable(value: unknown): unknown {
+  if (typeof value === 'string')
+    return value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+  if (Array.isArray(value)) return value.map(representable);
+  return value;
+}
+
+/** SQLSTATE codes a transaction is retried on: it lost a race and changed nothing. */
+export const RETRYABLE = new Set(['40001', '40P01']);
+
+export function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** No connection to be had, or the server going away, in the words every door understands. */
+function translated(error: unknown): unknown {
+  const code = sqlState(error);
+  const unavailable = code === '53300' || code === '57P01' || code === '57P03' || code === 'ECONNREFUSED';
+  if (!unavailable) return error;
+  return new DomainError('database_busy', `The database could not be reached: ${(error as Error).message}`);
+}

@@ -1,0 +1,73 @@
+/**
+ * The server's connections to PostgreSQL: one pool, shared by every process's requests. Unlike
+ * SQLite there is no single writer to order the writes: several `serve` processes may write at
+ * once, so each write is a transaction that orders itself against the others with row locks
+ * (see subscribers.ts: the waitlist row), unique indexes and `ON CONFLICT`.
+ *
+ * Isolation: writes run READ COMMITTED. Each statement sees what committed before it started,
+ * so a statement run after taking a lock sees the work of whoever held it, which is what the
+ * locks are for; SERIALIZABLE would instead fail and retry every pair of sign-ups of one
+ * waitlist. A deadlock (or a serialization failure, should a statement raise one) rolls the
+ * transaction back, and it runs again. Snapshots (`read`) are REPEATABLE READ READ ONLY: every
+ * statement of one answer sees one committed state.
+ */
+import type pg from 'pg';
+import { Connection, openPool, RETRYABLE, sqlState } from './connection.js';
+import { migrate } from './migrations.js';
+
+export interface Database {
+  /** Single statements, each on any free connection. */
+  reader: Connection;
+  write<T>(fn: (db: Connection) => Promise<T>): Promise<T>;
+  snapshot<T>(fn: (db: Connection) => Promise<T>): Promise<T>;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+/** How often a write that lost a race (a deadlock) runs again before its error is the answer. */
+const ATTEMPTS = 5;
+
+export async function openDatabase(url: string, { connections = 10 } = {}): Promise<Database> {
+  const pool = openPool(url, connections);
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end();
+    // The first thing a server or command does with the URL: say which database failed, never
+    // with the password.
+    const { hostname, port, pathname } = new URL(url);
+    throw new Error(
+      `PostgreSQL at ${hostname || 'localhost'}${port ? `:${port}` : ''}${pathname}: ${(error as Error).message}`,
+    );
+  }
+
+  async function transaction<T>(begin: string, fn: (db: Connection) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query(begin);
+        const value = await fn(new Connection(client));
+        await client.query('COMMIT');
+        return value;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((e: Error) => {
+          broken = e;
+        });
+        if (attempt < ATTEMPTS && RETRYABLE.has(sqlState(error) ?? '')) continue;
+        throw error;
+      } finally {
+        // A connection that could not even roll back is discarded, not handed to the next caller.
+        client.release(broken);
+      }
+    }
+  }
+
+  return {
+    reader: new Connection(pool),
+    write: (fn) => transaction('BEGIN ISOLATION LEVEL READ COMMITTED', fn),
+    snapshot: (fn) => transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn),
+    pool,
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,308 @@
+/**
+ * Reading the line, as the SQLite adapter's line.ts does and with the same counts: pages in
+ * position order, search, one subscriber, the status page, with positions computed when asked
+ * (contract §7, §12). The maths is domain/positions.ts; this file only counts.
+ *
+ * The one difference is search: a literal substring of the email's search text, found through
+ * the trigram index (`LIKE` with `%`, `_` and `\` escaped, which the index understands), with an
+ * exact total.
+ */
+import { SubscriberStatus } from '@waitlistkit/protocol';
+import { isConfirmed } from '../../domain/confirmation.js';
+import { nonReferrerPosition, referrerPosition } from '../../domain/positions.js';
+import type { ListedSubscriber, ListPage, PageQuery, StatusView } from '../../domain/records.js';
+import { searchText } from '../../domain/search.js';
+import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
+import { isoFromMicros } from '../time.js';
+import type { Connection } from './connection.js';
+
+interface Row {
+  id: string;
+  email: string;
+  joined_us: number;
+  referral_code: string;
+  referral_count: number;
+  seq: number;
+  rank_key: number;
+  admitted_us: number | null;
+  confirm_token: string | null;
+  confirmed_us: number | null;
+}
+
+type Ranks = Pick<Row, 'seq' | 'rank_key' | 'referral_count'>;
+
+const COLUMNS =
+  'id, email, joined_us, referral_code, referral_count, seq, rank_key, admitted_us, confirm_token, confirmed_us';
+const ORDER = 'ORDER BY rank_key, referral_count DESC, seq';
+
+function listed(row: Row, position: number | null, settings: WaitlistSettings): ListedSubscriber {
+  return {
+    id: row.id,
+    email: row.email,
+    joined_at: isoFromMicros(row.joined_us),
+    position: row.admitted_us === null ? position : null,
+    referral_code: settings.referrals ? row.referral_code : '',
+    referral_count: row.referral_count,
+    status: row.admitted_us === null ? SubscriberStatus.waiting : SubscriberStatus.admitted,
+    admitted_at: row.admitted_us === null ? null : isoFromMicros(row.admitted_us),
+    confirmed: isConfirmed(settings.confirm_email, row),
+  };
+}
+
+/** How many joined, and how many of those left the line (admitted or erased). */
+interface LineSize {
+  joined: number;
+  removed: number;
+}
+
+async function lineSize(db: Connection, waitlistId: string): Promise<LineSize> {
+  const row = await db.get<LineSize>(
+    'SELECT last_seq AS joined, admitted_count + erased_count AS removed FROM waitlists WHERE id = $1',
+    [waitlistId],
+  );
+  return { joined: row?.joined ?? 0, removed: row?.removed ?? 0 };
+}
+
+/** For each threshold t, how many rows of `kind` have their column at most t (see the SQLite adapter). */
+const PREFIX = {
+  // Waiting referrers, by rank key.
+  rank: { from: 'subscribers', where: 'referral_count > 0 AND admitted_us IS NULL', column: 'rank_key' },
+  // Rows out of join order, by seq: referrers and admitted.
+  displaced: { from: 'subscribers', where: '(referral_count > 0 OR admitted_us IS NOT NULL)', column: 'seq' },
+  // Erased rows, by seq.
+  erased: { from: 'erased_seqs', where: 'true', column: 'seq' },
+} as const;
+
+async function prefixCounts(
+  db: Connection,
+  waitlistId: string,
+  kind: keyof typeof PREFIX,
+  thresholds: readonly number[],
+): Promise<(t: number) => number> {
+  const { from, where, column } = PREFIX[kind];
+  const sorted = [...new Set(thresholds)].sort((a, b) => a - b);
+  const ranges = sorted.map(
+    (_, i) =>
+      `(SELECT count(*) FROM ${from}
+         WHERE waitlist_id = $1 AND ${where} AND ${column} > $${2 * i + 2} AND ${column} <= $${2 * i + 3}) AS c${i}`,
+  );
+  const params = sorted.flatMap((t, i) => [i === 0 ? Number.MIN_SAFE_INTEGER : (sorted[i - 1] as number), t]);
+  const row =
+    (await db.get<Record<string, number>>(`SELECT ${ranges.join(', ')}`, [waitlistId, ...params])) ?? {};
+  const totals = new Map<number, number>();
+  let running = 0;
+  sorted.forEach((t, i) => {
+    running += row[`c${i}`] ?? 0;
+    totals.set(t, running);
+  });
+  return (t) => totals.get(t) as number;
+}
+
+/** Positions in the line of waiting rows read out of rank order (see domain/positions). */
+export async function positionsOf(
+  db: Connection,
+  waitlistId: string,
+  rows: readonly Ranks[],
+  boost: number,
+  size?: LineSize,
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const { removed } = size ?? (await lineSize(db, waitlistId));
+  if (boost === 0 && removed === 0) return rows.map((r) => r.seq);
+  const thresholds = rows.map((r) => (r.referral_count === 0 ? r.seq : r.rank_key - 1));
+  const rankAtMost = await prefixCounts(db, waitlistId, 'rank', thresholds);
+  const displaced = await prefixCounts(db, waitlistId, 'displaced', thresholds);
+  const erased = await prefixCounts(db, waitlistId, 'erased', thresholds);
+  const counts = { rankAtMost, seqAtMost: (t: number) => displaced(t) + erased(t) };
+  const positions: number[] = [];
+  for (const row of rows) {
+    if (row.referral_count === 0) {
+      positions.push(nonReferrerPosition(row.seq, counts));
+      continue;
+    }
+    const ties = await db.get<{ n: number }>(
+      `SELECT count(*) AS n FROM subscribers
+        WHERE waitlist_id = $1 AND referral_count > 0 AND admitted_us IS NULL AND rank_key = $2
+          AND (referral_count > $3 OR (referral_count = $3 AND seq < $4))`,
+      [waitlistId, row.rank_key, row.referral_count, row.seq],
+    );
+    positions.push(referrerPosition(row.rank_key, counts, ties?.n ?? 0));
+  }
+  return positions;
+}
+
+/**
+ * A page of the waitlist: the line in position order (`waiting`), or those let in, newest
+ * admission first (`admitted`); optionally filtered by a literal substring of the email.
+ */
+export async function listSubscribers(
+  db: Connection,
+  waitlistId: string,
+  settings: WaitlistSettings,
+  query: PageQuery,
+): Promise<ListPage> {
+  const offset = (query.page - 1) * query.limit;
+  const boost = settings.referral_boost;
+  if (query.q !== '') return search(db, waitlistId, settings, query, offset);
+  if (query.status === SubscriberStatus.admitted) {
+    const total =
+      (await db.get<{ n: number }>('SELECT admitted_count AS n FROM waitlists WHERE id = $1', [waitlistId]))
+        ?.n ?? 0;
+    if (offset >= total) return { items: [], total };
+    const rows = await db.all<Row>(
+      `SELECT ${COLUMNS} FROM subscribers
+        WHERE waitlist_id = $1 AND admitted_us IS NOT NULL ORDER BY admitted_us DESC LIMIT $2 OFFSET $3`,
+      [waitlistId, query.limit, offset],
+    );
+    return { items: rows.map((row) => listed(row, null, settings)), total };
+  }
+  const size = await lineSize(db, waitlistId);
+  const total = size.joined - size.removed;
+  if (offset >= total) return { items: [], total };
+  // With no boost and nobody out of the line, rank keys are exactly 1..n: a deep page is a seek.
+  const rows =
+    boost === 0 && size.removed === 0
+      ? await db.all<Row>(
+          `SELECT ${COLUMNS} FROM subscribers
+            WHERE waitlist_id = $1 AND admitted_us IS NULL AND rank_key > $2 ${ORDER} LIMIT $3`,
+          [waitlistId, offset, query.limit],
+        )
+      : await db.all<Row>(
+          `SELECT ${COLUMNS} FROM subscribers
+            WHERE waitlist_id = $1 AND admitted_us IS NULL ${ORDER} LIMIT $2 OFFSET $3`,
+          [waitlistId, query.limit, offset],
+        );
+  return { items: rows.map((row, i) => listed(row, offset + i + 1, settings)), total };
+}
+
+/** `text` as a LIKE pattern matching itself only: the wildcards and the escape character escaped. */
+const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+async function search(
+  db: Connection,
+  waitlistId: string,
+  settings: WaitlistSettings,
+  query: PageQuery,
+  offset: number,
+): Promise<ListPage> {
+  const pattern = `%${literal(searchText(query.q))}%`;
+  const [filter, order] =
+    query.status === SubscriberStatus.admitted
+      ? ['admitted_us IS NOT NULL', 'ORDER BY admitted_us DESC']
+      : ['admitted_us IS NULL', ORDER];
+  const hits = await db.all<Row & { total: number }>(
+    `SELECT ${COLUMNS}, count(*) OVER () AS total FROM subscribers
+      WHERE waitlist_id = $1 AND ${filter} AND email_search LIKE $2
+      ${order} LIMIT $3 OFFSET $4`,
+    [waitlistId, pattern, query.limit, offset],
+  );
+  if (hits.length === 0) {
+    // No row at all on page 1 means no match; past it, the count needs its own pass.
+    if (offset === 0) return { items: [], total: 0 };
+    const total =
+      (
+        await db.get<{ n: number }>(
+          `SELECT count(*) AS n FROM subscribers WHERE waitlist_id = $1 AND ${filter} AND email_search LIKE $2`,
+          [waitlistId, pattern],
+        )
+      )?.n ?? 0;
+    return { items: [], total };
+  }
+  const positions =
+    query.status === SubscriberStatus.admitted
+      ? hits.map(() => null)
+      : await positionsOf(db, waitlistId, hits, settings.referral_boost);
+  return {
+    items: hits.map((hit, i) => listed(hit, positions[i] ?? null, settings)),
+    total: (hits[0] as { total: number }).total,
+  };
+}
+
+/** One subscriber of the waitlist, with its position when waiting. */
+export async function getSubscriber(
+  db: Connection,
+  waitlistId: string,
+  settings: WaitlistSettings,
+  id: string,
+): Promise<ListedSubscriber | undefined> {
+  const row = await db.get<Row>(`SELECT ${COLUMNS} FROM subscribers WHERE id = $1 AND waitlist_id = $2`, [
+    id,
+    waitlistId,
+  ]);
+  if (!row) return undefined;
+  const position =
+    row.admitted_us === null
+      ? ((await positionsOf(db, waitlistId, [row], settings.referral_boost))[0] ?? null)
+      : null;
+  return listed(row, position, settings);
+}
+
+interface StatusRow extends Ranks {
+  waitlist_id: string;
+  settings: string;
+  archived: boolean;
+  referral_code: string;
+  admitted_us: number | null;
+  waitlist_name: string;
+  confirm_token: string | null;
+  confirmed_us: number | null;
+}
+
+export async function findByStatusToken(db: Connection, token: string): Promise<StatusView | undefined> {
+  const row = await db.get<StatusRow>(
+    `SELECT s.waitlist_id, w.settings, w.archived, w.name AS waitlist_name,
+            s.referral_code, s.referral_count, s.seq, s.rank_key, s.admitted_us, s.confirm_token, s.confirmed_us
+       FROM subscribers s JOIN waitlists w ON w.id = s.waitlist_id WHERE s.status_token = $1`,
+    [token],
+  );
+  if (!row) return undefined;
+  const settings = settingsFromJson(row.settings);
+  const size = await lineSize(db, row.waitlist_id);
+  const admitted = row.admitted_us !== null;
+  return {
+    waitlistId: row.waitlist_id,
+    waitlistName: row.waitlist_name,
+    archived: row.archived,
+    settings,
+    referralCode: row.referral_code,
+    referralCount: row.referral_count,
+    admitted,
+    confirmed: isConfirmed(settings.confirm_email, row),
+    position: admitted
+      ? null
+      : ((await positionsOf(db, row.waitlist_id, [row], settings.referral_boost, size))[0] ?? null),
+    total: size.joined - size.removed,
+  };
+}
+
+/** These subscribers of the waitlist, in the order given (missing ids left out). */
+export async function subscribersByIds(
+  db: Connection,
+  waitlistId: string,
+  settings: WaitlistSettings,
+  ids: readonly string[],
+): Promise<ListedSubscriber[]> {
+  const rows = await db.all<Row>(
+    `SELECT ${COLUMNS} FROM subscribers WHERE waitlist_id = $1 AND id = ANY ($2::text[])`,
+    [waitlistId, ids],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const present = ids.map((id) => byId.get(id)).filter((r): r is Row => r !== undefined);
+  const waiting = present.filter((r) => r.admitted_us === null);
+  const positions = await positionsOf(db, waitlistId, waiting, settings.referral_boost);
+  const positionOf = new Map(waiting.map((r, i) => [r.id, positions[i] ?? null]));
+  return present.map((r) => listed(r, positionOf.get(r.id) ?? null, settings));
+}
+
+/** The id of the subscriber with this normalised email on the waitlist. */
+export async function idByEmail(
+  db: Connection,
+  waitlistId: string,
+  emailNorm: string,
+): Promise<string | undefined> {
+  const row = await db.get<{ id: string }>(
+    'SELECT id FROM subscribers WHERE waitlist_id = $1 AND email_norm = $2',
+    [waitlistId, emailNorm],
+  );
+  return row?.id;
+}

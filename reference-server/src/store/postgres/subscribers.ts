@@ -1,0 +1,191 @@
+/**
+ * Signing up: the subscriber is created, or the one with the same normalised email matched.
+ *
+ * Where SQLite's single writer applies sign-ups one after another, several processes sign up
+ * here at once. Each sign-up first locks its waitlist's row (`FOR NO KEY UPDATE`), so those of
+ * one waitlist take turns, whichever process they arrive at, and every statement after the lock
+ * sees what the previous holder committed: the email already on the waitlist (one row per email,
+ * identical answers), the last join number and time (dense seqs, strictly increasing join
+ * times), the referrer's count (one credit each) and the boost its rank key is made with.
+ * Sign-ups of different waitlists do not wait for each other.
+ */
+import { generateReferralCode, normalizeReferralCode } from '@waitlistkit/protocol';
+import { mailsAgain } from '../../domain/confirmation.js';
+import { newCapabilityToken, newId, newMessageId } from '../../domain/ids.js';
+import type { SignupInput, SignupResult } from '../../domain/records.js';
+import { type Credit, creditFor } from '../../domain/referrals.js';
+import { searchText } from '../../domain/search.js';
+import { settingsFromJson } from '../../domain/settings.js';
+import type { Connection } from './connection.js';
+import { addEvent, queueConfirmationMail, triggerId } from './outbox.js';
+
+export interface LockedWaitlist {
+  tenant_id: string;
+  settings: string;
+  archived: boolean;
+  last_seq: number;
+  last_joined_us: number;
+}
+
+/**
+ * Locks the waitlist's row until the transaction ends, and reads it: what every write that
+ * numbers, ranks, counts or credits the waitlist's subscribers does first.
+ */
+export function lockWaitlist(db: Connection, waitlistId: string): Promise<LockedWaitlist | undefined> {
+  return db.get<LockedWaitlist>(
+    `SELECT tenant_id, settings, archived, last_seq, last_joined_us
+       FROM waitlists WHERE id = $1 FOR NO KEY UPDATE`,
+    [waitlistId],
+  );
+}
+
+/** What a sign-up reads after taking the lock: the email's row, the code's owner, whether the tenant has a live endpoint. */
+interface Facts {
+  /** id, referral code, status token, unconfirmed, when the last confirmation mail was queued. */
+  existing: [string, string, string, boolean, number | null] | null;
+  referrer: { id: string; seq: number; referral_count: number } | null;
+  announces: boolean;
+}
+
+/**
+ * The row and the waitlist's new last seq and join time, in one statement: the lock is held for
+ * round trips, and this is the one every fresh sign-up makes. Nothing is written on a conflict.
+ */
+const INSERT = `WITH inserted AS (
+    INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
+        status_token, referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $3, $10, $11, $12)
+      ON CONFLICT DO NOTHING RETURNING id)
+  UPDATE waitlists SET last_seq = $3, last_joined_us = $10
+   WHERE id = $2 AND EXISTS (SELECT 1 FROM inserted)`;
+
+/**
+ * Inserts with a fresh referral code, drawing another when the code is taken (one in a billion
+ * per subscriber). Under the waitlist's lock, with the email checked absent, a conflict can only
+ * be the code; `ON CONFLICT DO NOTHING` says so without aborting the transaction.
+ */
+async function insertWithFreeCode(db: Connection, params: (code: string) => unknown[]): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const code = generateReferralCode();
+    if ((await db.run(INSERT, params(code))).changes === 1) return code;
+    if (attempt >= 5) throw new Error('no free referral code after 6 draws');
+  }
+}
+
+/** Credits a referral: the referrer's count and rank move, and the event is recorded with them. */
+export async function applyCredit(
+  db: Connection,
+  credit: Credit,
+  event: { tenantId: string; waitlistId: string; subscriberId: string; atMs: number },
+): Promise<void> {
+  await db.run('UPDATE subscribers SET referral_count = $1, rank_key = $2 WHERE id = $3', [
+    credit.referralCount,
+    credit.rankKey,
+    credit.referrerId,
+  ]);
+  await addEvent(
+    db,
+    {
+      messageId: newMessageId(),
+      tenantId: event.tenantId,
+      waitlistId: event.waitlistId,
+      type: 'referral.credited',
+      subjectId: credit.referrerId,
+      data: { subscriber_id: event.subscriberId },
+    },
+    event.atMs,
+  );
+}
+
+/**
+ * Creates the subscriber or matches the existing one of the same normalised email, inside the
+ * caller's transaction. On a waitlist that confirms emails the referral is only noted
+ * (`referred_by`) and credited on confirmation, and a re-sign-up of an unconfirmed address may
+ * queue the mail again.
+ */
+export async function insertOrMatchSubscriber(
+  db: Connection,
+  input: SignupInput,
+  nowUs: number,
+): Promise<SignupResult> {
+  const waitlist = await lockWaitlist(db, input.waitlistId);
+  if (!waitlist || waitlist.archived) return { outcome: 'waitlist_gone' };
+  // Everything else the sign-up needs, read in one statement after the lock.
+  const facts = (await db.get<Facts>(
+    `SELECT
+       (SELECT json_build_array(id, referral_code, status_token,
+                                confirm_token IS NOT NULL AND confirmed_us IS NULL, confirm_mailed_us)
+          FROM subscribers WHERE waitlist_id = $1 AND email_norm = $2) AS existing,
+       (SELECT json_build_object('id', id, 'seq', seq, 'referral_count', referral_count)
+          FROM subscribers WHERE waitlist_id = $1 AND referral_code = $3) AS referrer,
+       EXISTS (SELECT 1 FROM webhook_endpoints WHERE tenant_id = $4 AND state = 'active') AS announces`,
+    [
+      input.waitlistId,
+      input.emailNorm,
+      normalizeReferralCode(input.referralCode) ?? null,
+      waitlist.tenant_id,
+    ],
+  )) as Facts;
+  const existing = facts.existing && {
+    id: facts.existing[0],
+    referral_code: facts.existing[1],
+    status_token: facts.existing[2],
+    unconfirmed: facts.existing[3],
+    confirm_mailed_us: facts.existing[4],
+  };
+  if (existing) {
+    const { id, referral_code, status_token } = existing;
+    if (input.confirm && existing.unconfirmed && mailsAgain(existing.confirm_mailed_us, nowUs)) {
+      await db.run('UPDATE subscribers SET confirm_mailed_us = $1 WHERE id = $2', [nowUs, id]);
+      await queueConfirmationMail(db, { id, tenantId: waitlist.tenant_id }, nowUs);
+    }
+    return { outcome: 'matched', subscriber: { id, referral_code, status_token }, credited: undefined };
+  }
+  const referrer = facts.referrer ?? undefined;
+  const credit = creditFor(settingsFromJson(waitlist.settings), true, referrer);
+  const seq = waitlist.last_seq + 1;
+  const joinedUs = Math.max(nowUs, waitlist.last_joined_us + 1);
+  const id = newId('subscriber');
+  const statusToken = newCapabilityToken();
+  const confirmToken = input.confirm ? newCapabilityToken() : null;
+  const referralCode = await insertWithFreeCode(db, (candidate) => [
+    id,
+    input.waitlistId,
+    seq,
+    input.email,
+    input.emailNorm,
+    searchText(input.email),
+    candidate,
+    statusToken,
+    credit?.referrerId ?? null,
+    joinedUs,
+    confirmToken,
+    confirmToken === null ? null : joinedUs,
+  ]);
+  const atMs = Math.floor(joinedUs / 1000);
+  const tenantId = waitlist.tenant_id;
+  // Only tenants with a live endpoint pay for the event (addEvent would write nothing for the others).
+  if (facts.announces) {
+    await addEvent(
+      db,
+      {
+        messageId: triggerId('msg', 12),
+        tenantId,
+        waitlistId: input.waitlistId,
+        type: 'subscriber.created',
+        subjectId: id,
+      },
+      atMs,
+    );
+  }
+  if (confirmToken !== null) await queueConfirmationMail(db, { id, tenantId }, joinedUs);
+  const creditNow = credit && confirmToken === null ? credit : undefined;
+  if (creditNow) {
+    await applyCredit(db, creditNow, { tenantId, waitlistId: input.waitlistId, subscriberId: id, atMs });
+  }
+  return {
+    outcome: 'created',
+    subscriber: { id, referral_code: referralCode, status_token: statusToken },
+    credited: creditNow?.referrerId,
+  };
+}

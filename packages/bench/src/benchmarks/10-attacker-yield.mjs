@@ -226,8 +226,9 @@ export default {
               `${maxDifficulty('pipeline')} (pipelining). Every nonce's difficulty matched the server's rule for the sign-ups ` +
               'accepted from the address before it was issued (checked per nonce).',
             `The hoarding attacker fetched ${hoarded} of its ${results.hoard.gateFetches} gate sets before its first sign-up was accepted: ` +
-              "contract §16 fixes a nonce's difficulty when it is issued, by the sign-ups accepted from the address before then, " +
-              'so every nonce fetched ahead keeps the price of the moment it was fetched.',
+              "§16 fixes a nonce's difficulty when it is issued, but the server checks the repeat price again when a " +
+              'solution is redeemed (a solution short of it gets a fresh 428 pow), so a nonce fetched ahead costs what ' +
+              'signing up one at a time does (the 428 pow refusals of the hoarding run).',
           ],
         },
         {

@@ -13,47 +13,8 @@ import { nonReferrerPosition, referrerPosition } from '../../domain/positions.js
 import type { ListedSubscriber, ListPage, PageQuery, StatusView } from '../../domain/records.js';
 import { searchText } from '../../domain/search.js';
 import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
-import { isoFromMicros } from '../time.js';
+import { LINE_COLUMNS, LINE_ORDER, type LineRow, type LineSize, listed, type Ranks } from '../line-rows.js';
 import type { Connection } from './connection.js';
-
-interface Row {
-  id: string;
-  email: string;
-  joined_us: number;
-  referral_code: string;
-  referral_count: number;
-  seq: number;
-  rank_key: number;
-  admitted_us: number | null;
-  confirm_token: string | null;
-  confirmed_us: number | null;
-}
-
-type Ranks = Pick<Row, 'seq' | 'rank_key' | 'referral_count'>;
-
-const COLUMNS =
-  'id, email, joined_us, referral_code, referral_count, seq, rank_key, admitted_us, confirm_token, confirmed_us';
-const ORDER = 'ORDER BY rank_key, referral_count DESC, seq';
-
-function listed(row: Row, position: number | null, settings: WaitlistSettings): ListedSubscriber {
-  return {
-    id: row.id,
-    email: row.email,
-    joined_at: isoFromMicros(row.joined_us),
-    position: row.admitted_us === null ? position : null,
-    referral_code: settings.referrals ? row.referral_code : '',
-    referral_count: row.referral_count,
-    status: row.admitted_us === null ? SubscriberStatus.waiting : SubscriberStatus.admitted,
-    admitted_at: row.admitted_us === null ? null : isoFromMicros(row.admitted_us),
-    confirmed: isConfirmed(settings.confirm_email, row),
-  };
-}
-
-/** How many joined, and how many of those left the line (admitted or erased). */
-interface LineSize {
-  joined: number;
-  removed: number;
-}
 
 async function lineSize(db: Connection, waitlistId: string): Promise<LineSize> {
   const row = await db.get<LineSize>(
@@ -149,8 +110,8 @@ export async function listSubscribers(
       (await db.get<{ n: number }>('SELECT admitted_count AS n FROM waitlists WHERE id = $1', [waitlistId]))
         ?.n ?? 0;
     if (offset >= total) return { items: [], total };
-    const rows = await db.all<Row>(
-      `SELECT ${COLUMNS} FROM subscribers
+    const rows = await db.all<LineRow>(
+      `SELECT ${LINE_COLUMNS} FROM subscribers
         WHERE waitlist_id = $1 AND admitted_us IS NOT NULL ORDER BY admitted_us DESC LIMIT $2 OFFSET $3`,
       [waitlistId, query.limit, offset],
     );
@@ -162,14 +123,14 @@ export async function listSubscribers(
   // With no boost and nobody out of the line, rank keys are exactly 1..n: a deep page is a seek.
   const rows =
     boost === 0 && size.removed === 0
-      ? await db.all<Row>(
-          `SELECT ${COLUMNS} FROM subscribers
-            WHERE waitlist_id = $1 AND admitted_us IS NULL AND rank_key > $2 ${ORDER} LIMIT $3`,
+      ? await db.all<LineRow>(
+          `SELECT ${LINE_COLUMNS} FROM subscribers
+            WHERE waitlist_id = $1 AND admitted_us IS NULL AND rank_key > $2 ${LINE_ORDER} LIMIT $3`,
           [waitlistId, offset, query.limit],
         )
-      : await db.all<Row>(
-          `SELECT ${COLUMNS} FROM subscribers
-            WHERE waitlist_id = $1 AND admitted_us IS NULL ${ORDER} LIMIT $2 OFFSET $3`,
+      : await db.all<LineRow>(
+          `SELECT ${LINE_COLUMNS} FROM subscribers
+            WHERE waitlist_id = $1 AND admitted_us IS NULL ${LINE_ORDER} LIMIT $2 OFFSET $3`,
           [waitlistId, query.limit, offset],
         );
   return { items: rows.map((row, i) => listed(row, offset + i + 1, settings)), total };
@@ -189,9 +150,9 @@ async function search(
   const [filter, order] =
     query.status === SubscriberStatus.admitted
       ? ['admitted_us IS NOT NULL', 'ORDER BY admitted_us DESC']
-      : ['admitted_us IS NULL', ORDER];
-  const hits = await db.all<Row & { total: number }>(
-    `SELECT ${COLUMNS}, count(*) OVER () AS total FROM subscribers
+      : ['admitted_us IS NULL', LINE_ORDER];
+  const hits = await db.all<LineRow & { total: number }>(
+    `SELECT ${LINE_COLUMNS}, count(*) OVER () AS total FROM subscribers
       WHERE waitlist_id = $1 AND ${filter} AND email_search LIKE $2
       ${order} LIMIT $3 OFFSET $4`,
     [waitlistId, pattern, query.limit, offset],
@@ -225,10 +186,10 @@ export async function getSubscriber(
   settings: WaitlistSettings,
   id: string,
 ): Promise<ListedSubscriber | undefined> {
-  const row = await db.get<Row>(`SELECT ${COLUMNS} FROM subscribers WHERE id = $1 AND waitlist_id = $2`, [
-    id,
-    waitlistId,
-  ]);
+  const row = await db.get<LineRow>(
+    `SELECT ${LINE_COLUMNS} FROM subscribers WHERE id = $1 AND waitlist_id = $2`,
+    [id, waitlistId],
+  );
   if (!row) return undefined;
   const position =
     row.admitted_us === null
@@ -282,12 +243,12 @@ export async function subscribersByIds(
   settings: WaitlistSettings,
   ids: readonly string[],
 ): Promise<ListedSubscriber[]> {
-  const rows = await db.all<Row>(
-    `SELECT ${COLUMNS} FROM subscribers WHERE waitlist_id = $1 AND id = ANY ($2::text[])`,
+  const rows = await db.all<LineRow>(
+    `SELECT ${LINE_COLUMNS} FROM subscribers WHERE waitlist_id = $1 AND id = ANY ($2::text[])`,
     [waitlistId, ids],
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const present = ids.map((id) => byId.get(id)).filter((r): r is Row => r !== undefined);
+  const present = ids.map((id) => byId.get(id)).filter((r): r is LineRow => r !== undefined);
   const waiting = present.filter((r) => r.admitted_us === null);
   const positions = await positionsOf(db, waitlistId, waiting, settings.referral_boost);
   const positionOf = new Map(waiting.map((r, i) => [r.id, positions[i] ?? null]));

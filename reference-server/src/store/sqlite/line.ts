@@ -15,49 +15,10 @@ import { nonReferrerPosition, referrerPosition } from '../../domain/positions.js
 import type { ListedSubscriber, ListPage, PageQuery, StatusView } from '../../domain/records.js';
 import { searchText } from '../../domain/search.js';
 import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
-import { isoFromMicros } from '../time.js';
+import { LINE_COLUMNS, LINE_ORDER, type LineRow, type LineSize, listed, type Ranks } from '../line-rows.js';
 import type { Connection } from './connection.js';
 import { lastSeq } from './subscribers.js';
 import { indexable, trigramQuery, trigramSample } from './trigrams.js';
-
-interface Row {
-  id: string;
-  email: string;
-  joined_us: number;
-  referral_code: string;
-  referral_count: number;
-  seq: number;
-  rank_key: number;
-  admitted_us: number | null;
-  confirm_token: string | null;
-  confirmed_us: number | null;
-}
-
-type Ranks = Pick<Row, 'seq' | 'rank_key' | 'referral_count'>;
-
-const COLUMNS =
-  'id, email, joined_us, referral_code, referral_count, seq, rank_key, admitted_us, confirm_token, confirmed_us';
-const ORDER = 'ORDER BY rank_key, referral_count DESC, seq';
-
-function listed(row: Row, position: number | null, settings: WaitlistSettings): ListedSubscriber {
-  return {
-    id: row.id,
-    email: row.email,
-    joined_at: isoFromMicros(row.joined_us),
-    position: row.admitted_us === null ? position : null,
-    referral_code: settings.referrals ? row.referral_code : '',
-    referral_count: row.referral_count,
-    status: row.admitted_us === null ? SubscriberStatus.waiting : SubscriberStatus.admitted,
-    admitted_at: row.admitted_us === null ? null : isoFromMicros(row.admitted_us),
-    confirmed: isConfirmed(settings.confirm_email, row),
-  };
-}
-
-/** How many joined, and how many of those left the line (admitted or erased). */
-interface LineSize {
-  joined: number;
-  removed: number;
-}
 
 async function lineSize(db: Connection, waitlistId: string): Promise<LineSize> {
   const row = await db.get<LineSize>(
@@ -174,8 +135,8 @@ export async function listSubscribers(
   if (!waiting) {
     const total = await admittedCount(db, waitlistId);
     if (offset >= total) return { items: [], total };
-    const rows = await db.all<Row>(
-      `SELECT ${COLUMNS} FROM subscribers INDEXED BY subscribers_admitted
+    const rows = await db.all<LineRow>(
+      `SELECT ${LINE_COLUMNS} FROM subscribers INDEXED BY subscribers_admitted
         WHERE waitlist_id = ? AND admitted_us IS NOT NULL ORDER BY admitted_us DESC LIMIT ? OFFSET ?`,
       [waitlistId, query.limit, offset],
     );
@@ -188,14 +149,14 @@ export async function listSubscribers(
   // change in one transaction), so a deep page is a seek, not a skip.
   const rows =
     boost === 0 && size.removed === 0
-      ? await db.all<Row>(
-          `SELECT ${COLUMNS} FROM subscribers INDEXED BY subscribers_line
-            WHERE waitlist_id = ? AND admitted_us IS NULL AND rank_key > ? ${ORDER} LIMIT ?`,
+      ? await db.all<LineRow>(
+          `SELECT ${LINE_COLUMNS} FROM subscribers INDEXED BY subscribers_line
+            WHERE waitlist_id = ? AND admitted_us IS NULL AND rank_key > ? ${LINE_ORDER} LIMIT ?`,
           [waitlistId, offset, query.limit],
         )
-      : await db.all<Row>(
-          `SELECT ${COLUMNS} FROM subscribers INDEXED BY subscribers_line
-            WHERE waitlist_id = ? AND admitted_us IS NULL ${ORDER} LIMIT ? OFFSET ?`,
+      : await db.all<LineRow>(
+          `SELECT ${LINE_COLUMNS} FROM subscribers INDEXED BY subscribers_line
+            WHERE waitlist_id = ? AND admitted_us IS NULL ${LINE_ORDER} LIMIT ? OFFSET ?`,
           [waitlistId, query.limit, offset],
         );
   return { items: rows.map((row, i) => listed(row, offset + i + 1, settings)), total };
@@ -306,8 +267,8 @@ async function search(
       )?.n ?? 0;
     return { items: [], total };
   }
-  const rows = await db.all<Row & { row: number }>(
-    `SELECT rowid AS row, ${COLUMNS} FROM subscribers WHERE rowid IN (${hits.map(() => '?').join(', ')})`,
+  const rows = await db.all<LineRow & { row: number }>(
+    `SELECT rowid AS row, ${LINE_COLUMNS} FROM subscribers WHERE rowid IN (${hits.map(() => '?').join(', ')})`,
     hits.map((h) => h.row),
   );
   const byRow = new Map(rows.map((r) => [r.row, r]));
@@ -316,7 +277,7 @@ async function search(
       ? hits.map(() => null)
       : await positionsOf(db, waitlistId, hits, settings.referral_boost);
   return {
-    items: hits.map((hit, i) => listed(byRow.get(hit.row) as Row, positions[i] ?? null, settings)),
+    items: hits.map((hit, i) => listed(byRow.get(hit.row) as LineRow, positions[i] ?? null, settings)),
     total: (hits[0] as { total: number }).total,
   };
 }
@@ -328,10 +289,10 @@ export async function getSubscriber(
   settings: WaitlistSettings,
   id: string,
 ): Promise<ListedSubscriber | undefined> {
-  const row = await db.get<Row>(`SELECT ${COLUMNS} FROM subscribers WHERE id = ? AND waitlist_id = ?`, [
-    id,
-    waitlistId,
-  ]);
+  const row = await db.get<LineRow>(
+    `SELECT ${LINE_COLUMNS} FROM subscribers WHERE id = ? AND waitlist_id = ?`,
+    [id, waitlistId],
+  );
   if (!row) return undefined;
   const position =
     row.admitted_us === null
@@ -385,7 +346,7 @@ export async function findByStatusToken(db: Connection, token: string): Promise<
  * testing each row against the list (about a second at 1M rows), where looking the ids up by
  * primary key reads only their rows (a few ms for 1,000).
  */
-export const SUBSCRIBERS_BY_IDS = `SELECT ${COLUMNS} FROM subscribers
+export const SUBSCRIBERS_BY_IDS = `SELECT ${LINE_COLUMNS} FROM subscribers
   WHERE +waitlist_id = ? AND id IN (SELECT value FROM json_each(?))`;
 
 /** These subscribers of the waitlist, in the order given (missing ids left out). */
@@ -395,9 +356,9 @@ export async function subscribersByIds(
   settings: WaitlistSettings,
   ids: readonly string[],
 ): Promise<ListedSubscriber[]> {
-  const rows = await db.all<Row>(SUBSCRIBERS_BY_IDS, [waitlistId, JSON.stringify(ids)]);
+  const rows = await db.all<LineRow>(SUBSCRIBERS_BY_IDS, [waitlistId, JSON.stringify(ids)]);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const present = ids.map((id) => byId.get(id)).filter((r): r is Row => r !== undefined);
+  const present = ids.map((id) => byId.get(id)).filter((r): r is LineRow => r !== undefined);
   const waiting = present.filter((r) => r.admitted_us === null);
   const positions = await positionsOf(db, waitlistId, waiting, settings.referral_boost);
   const positionOf = new Map(waiting.map((r, i) => [r.id, positions[i] ?? null]));

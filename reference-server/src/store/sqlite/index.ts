@@ -34,6 +34,10 @@ import { forgetExpiredTokens, redeemTokens, usedTokens } from './tokens.js';
 import { getWaitlist, insertWaitlist, listWaitlists, saveWaitlist } from './waitlists.js';
 import { deleteEndpoint, getEndpoint, insertEndpoint, liveEndpoints } from './webhooks.js';
 
+/** A busy checkpoint is tried again this often, this many times (a reader's snapshot lasts milliseconds). */
+const SCRUB_ATTEMPTS = 50;
+const SCRUB_RETRY_MS = 10;
+
 export function repositories(db: Connection): Repositories {
   return {
     tenants: {
@@ -157,12 +161,18 @@ export function storeOver(db: Database, { nowMicros }: Pick<SqliteStoreOptions, 
     // Throttle counters stay in memory, not in the file: see memory-limiter.ts for why.
     limiter: memoryLimiters(),
     // The WAL still holds pages from before the erasure: copy them back and empty it. Alone in
-    // its batch it runs outside a transaction, as a checkpoint must.
-    scrub: () =>
-      db.writer.submit((tx) => tx.exec('PRAGMA wal_checkpoint(TRUNCATE)'), {
-        savepoint: false,
-        autocommit: true,
-      }),
+    // its batch it runs outside a transaction, as a checkpoint must; it reports busy (and leaves
+    // the WAL) when it shared a batch or a reader held an older snapshot, so it is tried again.
+    scrub: async () => {
+      for (let attempt = 0; attempt < SCRUB_ATTEMPTS; attempt++) {
+        const result = await db.writer.submit(
+          (tx) => tx.get<{ busy: number }>('PRAGMA wal_checkpoint(TRUNCATE)'),
+          { savepoint: false, autocommit: true },
+        );
+        if (result?.busy === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, SCRUB_RETRY_MS));
+      }
+    },
     close: () => db.close(),
   };
 }

@@ -1,5 +1,6 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'client', environment: 'node' },
+  // The integration tests start a real server and run its command line: the server suite's timeout.
+  test: { name: 'client', environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 },
 });

@@ -94,4 +94,20 @@ describe('jobs', () => {
       await other.close();
     }
   });
+
+  it('never lets a job that must run outside a transaction share a batch: a checkpoint queued between writes', async () => {
+    // All three queue while the blocker runs, so they reach the writer together.
+    const blocker = committer.submit(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    const before = committer.submit(() => insert('c-before'));
+    const checkpoint = committer.submit((tx) => tx.get<{ busy: number }>('PRAGMA wal_checkpoint(TRUNCATE)'), {
+      savepoint: false,
+      alone: true,
+    });
+    const after = committer.submit(() => insert('c-after'));
+    await blocker;
+    // Inside a transaction SQLite refuses a checkpoint ("database table is locked").
+    expect(await checkpoint).toMatchObject({ busy: 0 });
+    await Promise.all([before, after]);
+    expect(await values()).toEqual(expect.arrayContaining(['c-before', 'c-after']));
+  });
 });

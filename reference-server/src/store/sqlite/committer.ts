@@ -23,6 +23,7 @@ interface Queued {
   job: Job<unknown>;
   savepoint: boolean;
   autocommit: boolean;
+  alone: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -37,6 +38,11 @@ export interface JobOptions {
    * committed (and fsynced) before the next, all before the job's promise settles.
    */
   autocommit?: boolean;
+  /**
+   * True for a job that SQLite refuses inside any transaction (a WAL checkpoint). It gets a
+   * batch of its own, never shared with jobs queued before or after it; implies `autocommit`.
+   */
+  alone?: boolean;
 }
 
 export class Committer {
@@ -50,10 +56,21 @@ export class Committer {
     private readonly maxBatch = 512,
   ) {}
 
-  submit<T>(job: Job<T>, { savepoint = true, autocommit = false }: JobOptions = {}): Promise<T> {
+  submit<T>(
+    job: Job<T>,
+    { savepoint = true, autocommit = false, alone = false }: JobOptions = {},
+  ): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the database is closing'));
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ job, savepoint, autocommit, resolve: resolve as (value: unknown) => void, reject });
+      const resolveAny = resolve as (value: unknown) => void;
+      this.queue.push({
+        job,
+        savepoint,
+        autocommit: autocommit || alone,
+        alone,
+        resolve: resolveAny,
+        reject,
+      });
       this.running ??= this.drain();
     });
   }
@@ -103,13 +120,17 @@ export class Committer {
 
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.maxBatch);
-        await this.commit(batch);
-      }
+      while (this.queue.length > 0) await this.commit(this.nextBatch());
     } finally {
       this.running = undefined;
     }
+  }
+
+  /** Up to `maxBatch` queued jobs in order, ending before a job that must run alone. */
+  private nextBatch(): Queued[] {
+    if (this.queue[0]?.alone) return this.queue.splice(0, 1);
+    const end = this.queue.findIndex((item, i) => item.alone || i === this.maxBatch);
+    return this.queue.splice(0, end === -1 ? this.queue.length : end);
   }
 
   private async commit(batch: Queued[]): Promise<void> {

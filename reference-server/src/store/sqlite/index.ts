@@ -160,14 +160,14 @@ export function storeOver(db: Database, { nowMicros }: Pick<SqliteStoreOptions, 
     signUpFresh: (input) => db.writer.joinGroup(fresh, input),
     // Throttle counters stay in memory, not in the file: see memory-limiter.ts for why.
     limiter: memoryLimiters(),
-    // The WAL still holds pages from before the erasure: copy them back and empty it. Alone in
-    // its batch it runs outside a transaction, as a checkpoint must; it reports busy (and leaves
-    // the WAL) when it shared a batch or a reader held an older snapshot, so it is tried again.
+    // The WAL still holds pages from before the erasure: copy them back and empty it. It runs
+    // alone, outside a transaction, as a checkpoint must; it reports busy (and leaves the WAL)
+    // while a reader holds an older snapshot, so it is tried again.
     scrub: async () => {
       for (let attempt = 0; attempt < SCRUB_ATTEMPTS; attempt++) {
         const result = await db.writer.submit(
           (tx) => tx.get<{ busy: number }>('PRAGMA wal_checkpoint(TRUNCATE)'),
-          { savepoint: false, autocommit: true },
+          { savepoint: false, alone: true },
         );
         if (result?.busy === 0) return;
         await new Promise((resolve) => setTimeout(resolve, SCRUB_RETRY_MS));

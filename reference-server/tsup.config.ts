@@ -1,7 +1,11 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/cli.ts'],
+  entry: {
+    cli: 'src/cli.ts',
+    // The command line as a function (cli/main.ts): tests set up their data with it in process.
+    'command-line': 'src/cli/main.ts',
+  },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

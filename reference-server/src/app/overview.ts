@@ -30,11 +30,11 @@ export function waitlistOverview(
   return ctx.store.read(async (tx) => {
     const waitlist = await tx.waitlists.get(waitlistId);
     if (!waitlist || waitlist.tenant_id !== tenantId) return undefined;
-    const [counts, joined, topReferrers] = await Promise.all([
-      tx.subscribers.counts(waitlist.id),
-      tx.subscribers.joinedBetween(waitlist.id, range.bounds),
-      tx.subscribers.topReferrers(waitlist.id, waitlist.settings, TOP_REFERRERS),
-    ]);
+    // One after another: a snapshot is one connection, which runs one query at a time anyway
+    // (node-postgres deprecates queueing them).
+    const counts = await tx.subscribers.counts(waitlist.id);
+    const joined = await tx.subscribers.joinedBetween(waitlist.id, range.bounds);
+    const topReferrers = await tx.subscribers.topReferrers(waitlist.id, waitlist.settings, TOP_REFERRERS);
     return { waitlist, days: dayCounts(range, joined), ...counts, topReferrers };
   });
 }

@@ -5,6 +5,7 @@
  * an advisory lock, so several servers (and a command line) starting together apply each once.
  */
 import type pg from 'pg';
+import { runMigrations } from '../migration-runner.js';
 
 export const MIGRATIONS: readonly string[] = [
   `
@@ -223,26 +224,35 @@ const MIGRATION_LOCK = 0x5741_4954;
 
 export async function migrate(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
+  const exec = async (sql: string) => {
+    await client.query(sql);
+  };
+  // The table has its row once the first steps ran: until then the count is inserted, not updated.
+  let recorded = false;
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
-      await client.query('BEGIN');
-      await client.query('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
-      const row = (await client.query<{ version: number }>('SELECT version FROM schema_version')).rows[0];
-      const version = row?.version ?? 0;
-      if (version > MIGRATIONS.length) {
-        throw new Error(
-          `The database's schema is version ${version}, newer than this server's ${MIGRATIONS.length}: upgrade the server.`,
-        );
-      }
-      for (const step of MIGRATIONS.slice(version)) await client.query(step);
-      if (row === undefined)
-        await client.query('INSERT INTO schema_version VALUES ($1)', [MIGRATIONS.length]);
-      else await client.query('UPDATE schema_version SET version = $1', [MIGRATIONS.length]);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      await runMigrations(MIGRATIONS, {
+        exec,
+        begin: 'BEGIN',
+        version: async () => {
+          await exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
+          const row = (await client.query<{ version: number }>('SELECT version FROM schema_version')).rows[0];
+          recorded = row !== undefined;
+          const version = row?.version ?? 0;
+          if (version > MIGRATIONS.length) {
+            throw new Error(
+              `The database's schema is version ${version}, newer than this server's ${MIGRATIONS.length}: upgrade the server.`,
+            );
+          }
+          return version;
+        },
+        apply: exec,
+        record: async (version) => {
+          if (recorded) await client.query('UPDATE schema_version SET version = $1', [version]);
+          else await client.query('INSERT INTO schema_version VALUES ($1)', [version]);
+        },
+      });
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }

@@ -4,6 +4,7 @@
  * together cannot both apply them.
  */
 import { searchText } from '../../domain/search.js';
+import { runMigrations } from '../migration-runner.js';
 import type { Connection } from './connection.js';
 
 /** A schema step: SQL, or code for what SQL cannot compute. */
@@ -337,21 +338,15 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
 ];
 
-export async function migrate(db: Connection): Promise<void> {
-  await db.exec('BEGIN IMMEDIATE');
-  try {
-    const row = await db.get<{ user_version: number }>('PRAGMA user_version');
-    const version = row?.user_version ?? 0;
-    for (const step of MIGRATIONS.slice(version)) {
-      if (typeof step === 'string') await db.exec(step);
-      else await step(db);
-    }
-    if (version < MIGRATIONS.length) await db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
-    await db.exec('COMMIT');
-  } catch (error) {
-    await db.exec('ROLLBACK').catch(() => undefined);
-    throw error;
-  }
+/** BEGIN IMMEDIATE takes the write lock at once: a second process starting waits, then finds the steps applied. */
+export function migrate(db: Connection): Promise<void> {
+  return runMigrations(MIGRATIONS, {
+    exec: (sql) => db.exec(sql),
+    begin: 'BEGIN IMMEDIATE',
+    version: async () => (await db.get<{ user_version: number }>('PRAGMA user_version'))?.user_version ?? 0,
+    apply: (step) => (typeof step === 'string' ? db.exec(step) : step(db)),
+    record: (version) => db.exec(`PRAGMA user_version = ${version}`),
+  });
 }
 
 /** Opens a connection tuned for this service: WAL, durable commits, a busy timeout. */

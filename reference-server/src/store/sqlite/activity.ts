@@ -1,17 +1,7 @@
-import type { ActivityAction, ActivityEntry, ActivityFilter, NewActivity } from '../../domain/records.js';
+import type { ActivityEntry, ActivityFilter, NewActivity } from '../../domain/records.js';
+import { ACTIVITY_COLUMNS, type ActivityRow, activityFromRow } from '../activity-rows.js';
 import { isoNow } from '../time.js';
 import type { Connection } from './connection.js';
-
-interface Row {
-  id: number;
-  at: string;
-  actor_type: 'operator' | 'key';
-  actor_id: string;
-  actor_name: string;
-  action: ActivityAction;
-  subject_id: string | null;
-  details: string;
-}
 
 export async function appendActivity(db: Connection, entry: NewActivity, now: number): Promise<void> {
   await db.run(
@@ -34,8 +24,8 @@ export async function listActivity(
   tenantId: string,
   filter: ActivityFilter = {},
 ): Promise<ActivityEntry[]> {
-  const rows = await db.all<Row>(
-    `SELECT id, at, actor_type, actor_id, actor_name, action, subject_id, details FROM activity
+  const rows = await db.all<ActivityRow>(
+    `SELECT ${ACTIVITY_COLUMNS} FROM activity
       WHERE tenant_id = ?1
         AND (?2 IS NULL OR actor_type = ?2)
         AND (?3 IS NULL OR substr(action, 1, length(?3)) = ?3)
@@ -49,12 +39,5 @@ export async function listActivity(
       filter.limit ?? 1000,
     ],
   );
-  return rows.map((r) => ({
-    id: r.id,
-    at: r.at,
-    actor: { type: r.actor_type, id: r.actor_id, name: r.actor_name },
-    action: r.action,
-    subject_id: r.subject_id,
-    details: JSON.parse(r.details) as Record<string, unknown>,
-  }));
+  return rows.map(activityFromRow);
 }

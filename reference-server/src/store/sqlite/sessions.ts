@@ -1,4 +1,5 @@
-import type { Operator, Session } from '../../domain/records.js';
+import type { Session } from '../../domain/records.js';
+import { type SessionRow, sessionFromRow } from '../session-rows.js';
 import type { Connection } from './connection.js';
 
 export async function insertSession(
@@ -13,23 +14,13 @@ export async function insertSession(
 
 /** The live session with this hash and its operator, read fresh: a deleted operator has no session. */
 export async function findSession(db: Connection, idHash: string, now: number): Promise<Session | undefined> {
-  const row = await db.get<{
-    csrf: string;
-    expires_at: number;
-    id: string;
-    tenant_id: string;
-    email: string;
-    role: Operator['role'];
-    created_at: string;
-  }>(
+  const row = await db.get<SessionRow>(
     `SELECT s.csrf, s.expires_at, o.id, o.tenant_id, o.email, o.role, o.created_at
        FROM sessions s JOIN operators o ON o.id = s.operator_id
       WHERE s.id_hash = ? AND s.expires_at > ?`,
     [idHash, now],
   );
-  if (!row) return undefined;
-  const { csrf, expires_at, ...operator } = row;
-  return { operator, csrf, expires_at };
+  return row && sessionFromRow(row);
 }
 
 export async function deleteSession(db: Connection, idHash: string): Promise<void> {

@@ -1,23 +1,9 @@
-import { newId } from '../../domain/ids.js';
 import { rankKey } from '../../domain/positions.js';
 import type { Waitlist } from '../../domain/records.js';
-import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
+import type { WaitlistSettings } from '../../domain/settings.js';
 import { isoNow } from '../time.js';
+import { newWaitlist, WAITLIST_COLUMNS, type WaitlistRow, waitlistFromRow } from '../waitlist-rows.js';
 import type { Connection } from './connection.js';
-
-interface Row {
-  id: string;
-  tenant_id: string;
-  name: string;
-  archived: boolean;
-  settings: string;
-  created_at: string;
-  updated_at: string;
-}
-
-const COLUMNS = 'id, tenant_id, name, archived, settings, created_at, updated_at';
-
-const fromRow = (row: Row): Waitlist => ({ ...row, settings: settingsFromJson(row.settings) });
 
 export async function insertWaitlist(
   db: Connection,
@@ -26,35 +12,26 @@ export async function insertWaitlist(
   settings: WaitlistSettings,
   now: number,
 ): Promise<Waitlist> {
-  const at = isoNow(now);
-  const waitlist: Waitlist = {
-    id: newId('waitlist'),
-    tenant_id: tenantId,
-    name,
-    archived: false,
-    settings,
-    created_at: at,
-    updated_at: at,
-  };
+  const waitlist = newWaitlist(tenantId, name, settings, now);
   await db.run(
     `INSERT INTO waitlists (id, tenant_id, name, archived, settings, created_at, updated_at)
      VALUES ($1, $2, $3, false, $4, $5, $6)`,
-    [waitlist.id, tenantId, name, JSON.stringify(settings), at, at],
+    [waitlist.id, tenantId, name, JSON.stringify(settings), waitlist.created_at, waitlist.updated_at],
   );
   return waitlist;
 }
 
 export async function getWaitlist(db: Connection, id: string): Promise<Waitlist | undefined> {
-  const row = await db.get<Row>(`SELECT ${COLUMNS} FROM waitlists WHERE id = $1`, [id]);
-  return row && fromRow(row);
+  const row = await db.get<WaitlistRow>(`SELECT ${WAITLIST_COLUMNS} FROM waitlists WHERE id = $1`, [id]);
+  return row && waitlistFromRow(row);
 }
 
 export async function listWaitlists(db: Connection, tenantId: string): Promise<Waitlist[]> {
-  const rows = await db.all<Row>(
-    `SELECT ${COLUMNS} FROM waitlists WHERE tenant_id = $1 ORDER BY created_at`,
+  const rows = await db.all<WaitlistRow>(
+    `SELECT ${WAITLIST_COLUMNS} FROM waitlists WHERE tenant_id = $1 ORDER BY created_at`,
     [tenantId],
   );
-  return rows.map(fromRow);
+  return rows.map(waitlistFromRow);
 }
 
 /**

@@ -1,32 +1,11 @@
-import type { Scope } from '@waitlistkit/protocol';
-import { newId } from '../../domain/ids.js';
 import type { ApiKey, KeyGrant } from '../../domain/records.js';
+import { type GrantRow, grantFromRow, KEY_COLUMNS, type KeyRow, keyFromRow, newKey } from '../key-rows.js';
 import type { NewKey } from '../store.js';
 import { isoNow } from '../time.js';
 import type { Connection } from './connection.js';
 
-interface Row extends Omit<ApiKey, 'scopes'> {
-  scopes: string;
-}
-
-const COLUMNS =
-  'id, tenant_id, name, prefix, scopes, state, created_at, created_by, revoked_at, last_used_at';
-
-const fromRow = (row: Row): ApiKey => ({ ...row, scopes: JSON.parse(row.scopes) as Scope[] });
-
 export async function insertKey(db: Connection, fields: NewKey, now: number): Promise<ApiKey> {
-  const key: ApiKey = {
-    id: newId('key'),
-    tenant_id: fields.tenantId,
-    name: fields.name,
-    prefix: fields.prefix,
-    scopes: [...fields.scopes],
-    state: 'active',
-    created_at: isoNow(now),
-    created_by: fields.createdBy,
-    revoked_at: null,
-    last_used_at: null,
-  };
+  const key = newKey(fields, now);
   await db.run(
     'INSERT INTO api_keys (id, tenant_id, name, prefix, hash, scopes, state, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [
@@ -45,16 +24,16 @@ export async function insertKey(db: Connection, fields: NewKey, now: number): Pr
 }
 
 export async function getKey(db: Connection, id: string): Promise<ApiKey | undefined> {
-  const row = await db.get<Row>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`, [id]);
-  return row && fromRow(row);
+  const row = await db.get<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`, [id]);
+  return row && keyFromRow(row);
 }
 
 export async function listKeys(db: Connection, tenantId: string): Promise<ApiKey[]> {
-  const rows = await db.all<Row>(
-    `SELECT ${COLUMNS} FROM api_keys WHERE tenant_id = ? ORDER BY created_at DESC, id`,
+  const rows = await db.all<KeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE tenant_id = ? ORDER BY created_at DESC, id`,
     [tenantId],
   );
-  return rows.map(fromRow);
+  return rows.map(keyFromRow);
 }
 
 export async function revokeKey(db: Connection, id: string, operatorId: string, now: number): Promise<void> {
@@ -66,12 +45,12 @@ export async function revokeKey(db: Connection, id: string, operatorId: string, 
 
 /** The key with this hash and its tenant's plan, read fresh: revocations and plan changes apply at once. */
 export async function findKeyByHash(db: Connection, hash: string): Promise<KeyGrant | undefined> {
-  const row = await db.get<Omit<KeyGrant, 'scopes'> & { scopes: string }>(
+  const row = await db.get<GrantRow>(
     `SELECT k.id, k.tenant_id, k.name, k.hash, k.scopes, k.state, t.plan
        FROM api_keys k JOIN tenants t ON t.id = k.tenant_id WHERE k.hash = ?`,
     [hash],
   );
-  return row && { ...row, scopes: JSON.parse(row.scopes) as Scope[] };
+  return row && grantFromRow(row);
 }
 
 export async function getGrant(

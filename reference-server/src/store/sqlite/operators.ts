@@ -1,22 +1,9 @@
-import { newId } from '../../domain/ids.js';
-import type { Operator, OperatorWithSecret, Role } from '../../domain/records.js';
-import { isoNow } from '../time.js';
+import type { Operator, OperatorWithSecret } from '../../domain/records.js';
+import { type NewOperator, newOperator, OPERATOR_COLUMNS } from '../operator-rows.js';
 import type { Connection } from './connection.js';
 
-const COLUMNS = 'id, tenant_id, email, role, created_at';
-
-export async function insertOperator(
-  db: Connection,
-  fields: { tenantId: string; email: string; emailNorm: string; role: Role; passwordHash: string },
-  now: number,
-): Promise<Operator> {
-  const operator: Operator = {
-    id: newId('operator'),
-    tenant_id: fields.tenantId,
-    email: fields.email,
-    role: fields.role,
-    created_at: isoNow(now),
-  };
+export async function insertOperator(db: Connection, fields: NewOperator, now: number): Promise<Operator> {
+  const operator = newOperator(fields, now);
   await db.run(
     'INSERT INTO operators (id, tenant_id, email, email_norm, role, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     [
@@ -33,16 +20,17 @@ export async function insertOperator(
 }
 
 export function getOperator(db: Connection, id: string): Promise<Operator | undefined> {
-  return db.get<Operator>(`SELECT ${COLUMNS} FROM operators WHERE id = ?`, [id]);
+  return db.get<Operator>(`SELECT ${OPERATOR_COLUMNS} FROM operators WHERE id = ?`, [id]);
 }
 
 export function findOperatorByEmail(
   db: Connection,
   emailNorm: string,
 ): Promise<OperatorWithSecret | undefined> {
-  return db.get<OperatorWithSecret>(`SELECT ${COLUMNS}, password_hash FROM operators WHERE email_norm = ?`, [
-    emailNorm,
-  ]);
+  return db.get<OperatorWithSecret>(
+    `SELECT ${OPERATOR_COLUMNS}, password_hash FROM operators WHERE email_norm = ?`,
+    [emailNorm],
+  );
 }
 
 /** Replaces the hash, unless it changed since `before` was read (a concurrent sign-in re-hashed it). */

@@ -1,30 +1,15 @@
 import type { WebhookEndpoint } from '../../domain/records.js';
+import { ENDPOINT_COLUMNS, type EndpointRow, endpointFromRow, newEndpoint } from '../endpoint-rows.js';
 import type { NewEndpoint } from '../store.js';
 import { isoNow } from '../time.js';
 import type { Connection } from './connection.js';
-
-interface Row extends Omit<WebhookEndpoint, 'events'> {
-  events: string;
-}
-
-const COLUMNS = 'id, tenant_id, url, events, waitlist_id, state, created_at, deleted_at';
-const fromRow = (row: Row): WebhookEndpoint => ({ ...row, events: JSON.parse(row.events) as string[] });
 
 export async function insertEndpoint(
   db: Connection,
   fields: NewEndpoint,
   now: number,
 ): Promise<WebhookEndpoint> {
-  const endpoint: WebhookEndpoint = {
-    id: fields.id,
-    tenant_id: fields.tenantId,
-    url: fields.url,
-    events: [...fields.events],
-    waitlist_id: fields.waitlistId,
-    state: 'active',
-    created_at: isoNow(now),
-    deleted_at: null,
-  };
+  const endpoint = newEndpoint(fields, now);
   await db.run(
     `INSERT INTO webhook_endpoints (id, tenant_id, url, secret, events, waitlist_id, state, created_at, created_by)
      VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?)`,
@@ -43,8 +28,10 @@ export async function insertEndpoint(
 }
 
 export async function getEndpoint(db: Connection, id: string): Promise<WebhookEndpoint | undefined> {
-  const row = await db.get<Row>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ?`, [id]);
-  return row && fromRow(row);
+  const row = await db.get<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?`, [
+    id,
+  ]);
+  return row && endpointFromRow(row);
 }
 
 /** The tenant's live endpoints; with `tenantIds` of several, all of theirs. */
@@ -52,12 +39,12 @@ export async function liveEndpoints(
   db: Connection,
   tenantIds: readonly string[],
 ): Promise<WebhookEndpoint[]> {
-  const rows = await db.all<Row>(
-    `SELECT ${COLUMNS} FROM webhook_endpoints
+  const rows = await db.all<EndpointRow>(
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
       WHERE state = 'active' AND tenant_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id`,
     [JSON.stringify(tenantIds)],
   );
-  return rows.map(fromRow);
+  return rows.map(endpointFromRow);
 }
 
 export async function deleteEndpoint(db: Connection, id: string, now: number): Promise<void> {

@@ -11,11 +11,12 @@
  */
 import { generateReferralCode, normalizeReferralCode } from '@waitlistkit/protocol';
 import { mailsAgain } from '../../domain/confirmation.js';
-import { newCapabilityToken, newId, newMessageId } from '../../domain/ids.js';
+import { newCapabilityToken, newId } from '../../domain/ids.js';
 import type { SignupInput, SignupResult } from '../../domain/records.js';
 import { type Credit, creditFor } from '../../domain/referrals.js';
 import { searchText } from '../../domain/search.js';
 import { settingsFromJson } from '../../domain/settings.js';
+import { type EventSubject, referralCredited } from '../events.js';
 import type { Connection } from './connection.js';
 import { addEvent, queueConfirmationMail, triggerId } from './outbox.js';
 
@@ -76,25 +77,14 @@ async function insertWithFreeCode(db: Connection, params: (code: string) => unkn
 export async function applyCredit(
   db: Connection,
   credit: Credit,
-  event: { tenantId: string; waitlistId: string; subscriberId: string; atMs: number },
+  event: EventSubject & { atMs: number },
 ): Promise<void> {
   await db.run('UPDATE subscribers SET referral_count = $1, rank_key = $2 WHERE id = $3', [
     credit.referralCount,
     credit.rankKey,
     credit.referrerId,
   ]);
-  await addEvent(
-    db,
-    {
-      messageId: newMessageId(),
-      tenantId: event.tenantId,
-      waitlistId: event.waitlistId,
-      type: 'referral.credited',
-      subjectId: credit.referrerId,
-      data: { subscriber_id: event.subscriberId },
-    },
-    event.atMs,
-  );
+  await addEvent(db, referralCredited(credit, event), event.atMs);
 }
 
 /**

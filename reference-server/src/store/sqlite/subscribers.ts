@@ -1,10 +1,11 @@
 import { generateReferralCode, normalizeReferralCode } from '@waitlistkit/protocol';
 import { mailsAgain } from '../../domain/confirmation.js';
-import { newCapabilityToken, newId, newMessageId } from '../../domain/ids.js';
+import { newCapabilityToken, newId } from '../../domain/ids.js';
 import type { SignupInput, SignupResult } from '../../domain/records.js';
 import { type Credit, creditFor } from '../../domain/referrals.js';
 import { searchText } from '../../domain/search.js';
 import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
+import { type EventSubject, referralCredited } from '../events.js';
 import type { FreshSignupInput, FreshSignupResult } from '../store.js';
 import type { Connection } from './connection.js';
 import { isConstraint } from './connection.js';
@@ -175,25 +176,14 @@ async function withFreeCode<T>(insert: (code: string) => Promise<T>): Promise<{ 
 export async function applyCredit(
   db: Connection,
   credit: Credit,
-  event: { tenantId: string; waitlistId: string; subscriberId: string; atMs: number },
+  event: EventSubject & { atMs: number },
 ): Promise<void> {
   await db.run('UPDATE subscribers SET referral_count = ?, rank_key = ? WHERE id = ?', [
     credit.referralCount,
     credit.rankKey,
     credit.referrerId,
   ]);
-  await addEvent(
-    db,
-    {
-      messageId: newMessageId(),
-      tenantId: event.tenantId,
-      waitlistId: event.waitlistId,
-      type: 'referral.credited',
-      subjectId: credit.referrerId,
-      data: { subscriber_id: event.subscriberId },
-    },
-    event.atMs,
-  );
+  await addEvent(db, referralCredited(credit, event), event.atMs);
 }
 
 /**

@@ -6,6 +6,7 @@
  * (`FOR UPDATE SKIP LOCKED`, then a lease), so each attempt is made by one process.
  */
 import { randomBytes } from 'node:crypto';
+import { type AttemptRow, deliveryFromRow, type ListedDeliveryRow } from '../delivery-rows.js';
 import type {
   ClaimedDelivery,
   DeliveryRow,
@@ -14,7 +15,6 @@ import type {
   NewEvent,
   StoredEvent,
 } from '../store.js';
-import { isoNow } from '../time.js';
 import type { Connection } from './connection.js';
 
 /**
@@ -185,22 +185,13 @@ export async function recordAttempt(
   );
 }
 
-interface Attempt {
-  at: number;
-  status: number | null;
-  error: string | null;
-  duration_ms: number;
-}
-
 export async function listDeliveries(
   db: Connection,
   endpointId: string,
   state: string | undefined,
   limit = 100,
 ): Promise<DeliveryRow[]> {
-  const rows = await db.all<
-    Omit<DeliveryRow, 'attempts' | 'created_at'> & { attempts: Attempt[]; created_at: number }
-  >(
+  const rows = await db.all<ListedDeliveryRow & { attempts: AttemptRow[] }>(
     `SELECT d.id, d.endpoint_id, d.event_type, d.state, d.created_at,
             coalesce((SELECT json_agg(json_build_object('at', a.at, 'status', a.status, 'error', a.error,
                                                         'duration_ms', a.duration_ms) ORDER BY a.at)
@@ -209,11 +200,7 @@ export async function listDeliveries(
       ORDER BY d.created_at DESC, d.id DESC LIMIT $3`,
     [endpointId, state ?? null, limit],
   );
-  return rows.map((r) => ({
-    ...r,
-    created_at: isoNow(r.created_at),
-    attempts: r.attempts.map((a) => ({ ...a, at: isoNow(a.at) })),
-  }));
+  return rows.map((r) => deliveryFromRow(r, r.attempts));
 }
 
 export async function deliveryEndpoint(db: Connection, deliveryId: string): Promise<string | undefined> {

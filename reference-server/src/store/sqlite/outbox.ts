@@ -4,6 +4,7 @@
  * one worker at a time through a lease: the worker that claimed it holds it until the lease
  * ends, so several servers on one store make each attempt once.
  */
+import { type AttemptRow, deliveryFromRow, type ListedDeliveryRow } from '../delivery-rows.js';
 import type {
   ClaimedDelivery,
   DeliveryRow,
@@ -12,7 +13,6 @@ import type {
   NewEvent,
   StoredEvent,
 } from '../store.js';
-import { isoNow } from '../time.js';
 import type { Connection } from './connection.js';
 
 export async function addEvent(db: Connection, event: NewEvent, now: number): Promise<void> {
@@ -146,9 +146,7 @@ export async function listDeliveries(
   state: string | undefined,
   limit = 100,
 ): Promise<DeliveryRow[]> {
-  const rows = await db.all<
-    Omit<DeliveryRow, 'attempts' | 'created_at'> & { attempts: string; created_at: number }
-  >(
+  const rows = await db.all<ListedDeliveryRow & { attempts: string }>(
     `SELECT d.id, d.endpoint_id, d.event_type, d.state, d.created_at,
             (SELECT json_group_array(json_object('at', a.at, 'status', a.status, 'error', a.error, 'duration_ms', a.duration_ms))
                FROM (SELECT * FROM delivery_attempts WHERE delivery_id = d.id ORDER BY at) AS a) AS attempts
@@ -156,18 +154,7 @@ export async function listDeliveries(
       ORDER BY d.created_at DESC, d.id DESC LIMIT ?3`,
     [endpointId, state ?? null, limit],
   );
-  return rows.map((r) => ({
-    ...r,
-    created_at: isoNow(r.created_at),
-    attempts: (
-      JSON.parse(r.attempts) as {
-        at: number;
-        status: number | null;
-        error: string | null;
-        duration_ms: number;
-      }[]
-    ).map((a) => ({ ...a, at: isoNow(a.at) })),
-  }));
+  return rows.map((r) => deliveryFromRow(r, JSON.parse(r.attempts) as AttemptRow[]));
 }
 
 export async function deliveryEndpoint(db: Connection, deliveryId: string): Promise<string | undefined> {

@@ -1,11 +1,13 @@
 /**
  * A subscriber's row as both adapters read the line (the same columns in SQLite and
- * PostgreSQL), and how it becomes the API's `ListedSubscriber`: one mapping for both stores.
+ * PostgreSQL), and how it becomes the API's `ListedSubscriber`, alone or in the order of given
+ * ids; and the row the status page reads, and its view: one mapping for both stores.
  */
 import { SubscriberStatus } from '@waitlistkit/protocol';
 import { isConfirmed } from '../domain/confirmation.js';
-import type { ListedSubscriber } from '../domain/records.js';
+import type { ListedSubscriber, StatusView } from '../domain/records.js';
 import type { WaitlistSettings } from '../domain/settings.js';
+import { isTrue, type StoredBoolean } from './stored-boolean.js';
 import { isoFromMicros } from './time.js';
 
 export interface LineRow {
@@ -47,4 +49,58 @@ export function listed(row: LineRow, position: number | null, settings: Waitlist
 export interface LineSize {
   joined: number;
   removed: number;
+}
+
+/**
+ * `rows` in the order of `ids`, missing ones left out, listed with the positions `positionsOf`
+ * computes together for the waiting ones.
+ */
+export async function listedInOrder(
+  ids: readonly string[],
+  rows: readonly LineRow[],
+  settings: WaitlistSettings,
+  positionsOf: (waiting: readonly LineRow[]) => Promise<number[]>,
+): Promise<ListedSubscriber[]> {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const present = ids.map((id) => byId.get(id)).filter((r): r is LineRow => r !== undefined);
+  const waiting = present.filter((r) => r.admitted_us === null);
+  const positions = await positionsOf(waiting);
+  const positionOf = new Map(waiting.map((r, i) => [r.id, positions[i] ?? null]));
+  return present.map((r) => listed(r, positionOf.get(r.id) ?? null, settings));
+}
+
+/** A subscriber's row with its waitlist's, as the status page reads it by the subscriber's token. */
+export interface StatusRow extends Ranks {
+  waitlist_id: string;
+  settings: string;
+  archived: StoredBoolean;
+  referral_code: string;
+  admitted_us: number | null;
+  waitlist_name: string;
+  confirm_token: string | null;
+  confirmed_us: number | null;
+}
+
+/** The columns of a `StatusRow`, from `subscribers s JOIN waitlists w`. */
+export const STATUS_COLUMNS = `s.waitlist_id, w.settings, w.archived, w.name AS waitlist_name,
+            s.referral_code, s.referral_count, s.seq, s.rank_key, s.admitted_us, s.confirm_token, s.confirmed_us`;
+
+export function statusView(
+  row: StatusRow,
+  settings: WaitlistSettings,
+  size: LineSize,
+  position: number | null,
+): StatusView {
+  return {
+    waitlistId: row.waitlist_id,
+    waitlistName: row.waitlist_name,
+    archived: isTrue(row.archived),
+    settings,
+    referralCode: row.referral_code,
+    referralCount: row.referral_count,
+    admitted: row.admitted_us !== null,
+    confirmed: isConfirmed(settings.confirm_email, row),
+    position,
+    total: size.joined - size.removed,
+  };
 }

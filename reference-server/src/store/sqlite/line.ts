@@ -10,12 +10,23 @@
  * admitted and erased (by seq). A page of the line reads only its own index entries.
  */
 import { SubscriberStatus } from '@waitlistkit/protocol';
-import { isConfirmed } from '../../domain/confirmation.js';
 import { nonReferrerPosition, referrerPosition } from '../../domain/positions.js';
 import type { ListedSubscriber, ListPage, PageQuery, StatusView } from '../../domain/records.js';
 import { searchText } from '../../domain/search.js';
 import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
-import { LINE_COLUMNS, LINE_ORDER, type LineRow, type LineSize, listed, type Ranks } from '../line-rows.js';
+import {
+  LINE_COLUMNS,
+  LINE_ORDER,
+  type LineRow,
+  type LineSize,
+  listed,
+  listedInOrder,
+  type Ranks,
+  STATUS_COLUMNS,
+  type StatusRow,
+  statusView,
+} from '../line-rows.js';
+import { countsAtMost } from '../prefix-counts.js';
 import type { Connection } from './connection.js';
 import { lastSeq } from './subscribers.js';
 import { indexable, trigramQuery, trigramSample } from './trigrams.js';
@@ -29,11 +40,7 @@ async function lineSize(db: Connection, waitlistId: string): Promise<LineSize> {
   return { joined: row?.joined ?? 0, removed: row?.removed ?? 0 };
 }
 
-/**
- * For each threshold t, how many rows of `kind` have their column at most t. The thresholds are
- * sorted and each count covers only the range since the previous one, so the call reads each
- * index entry at most once, however many thresholds there are.
- */
+/** For each threshold t, how many rows of `kind` have their column at most t (see ../prefix-counts.ts). */
 const PREFIX = {
   // Waiting referrers, by rank key.
   rank: {
@@ -51,29 +58,24 @@ const PREFIX = {
   erased: { from: 'erased_seqs', where: '1', column: 'seq' },
 } as const;
 
-async function prefixCounts(
+function prefixCounts(
   db: Connection,
   waitlistId: string,
   kind: keyof typeof PREFIX,
   thresholds: readonly number[],
 ): Promise<(t: number) => number> {
   const { from, where, column } = PREFIX[kind];
-  const sorted = [...new Set(thresholds)].sort((a, b) => a - b);
-  const ranges = sorted.map(
-    (_, i) =>
-      `(SELECT count(*) FROM ${from}
-         WHERE waitlist_id = ?1 AND ${where} AND ${column} > ?${2 * i + 2} AND ${column} <= ?${2 * i + 3}) AS c${i}`,
-  );
-  const params = sorted.flatMap((t, i) => [i === 0 ? Number.MIN_SAFE_INTEGER : (sorted[i - 1] as number), t]);
-  const row =
-    (await db.get<Record<string, number>>(`SELECT ${ranges.join(', ')}`, [waitlistId, ...params])) ?? {};
-  const totals = new Map<number, number>();
-  let running = 0;
-  sorted.forEach((t, i) => {
-    running += row[`c${i}`] ?? 0;
-    totals.set(t, running);
+  return countsAtMost(thresholds, async (ranges) => {
+    const counts = ranges.map(
+      (_, i) =>
+        `(SELECT count(*) FROM ${from}
+           WHERE waitlist_id = ?1 AND ${where} AND ${column} > ?${2 * i + 2} AND ${column} <= ?${2 * i + 3}) AS c${i}`,
+    );
+    const bounds = ranges.flatMap((r) => [r.after, r.upTo]);
+    const row =
+      (await db.get<Record<string, number>>(`SELECT ${counts.join(', ')}`, [waitlistId, ...bounds])) ?? {};
+    return ranges.map((_, i) => row[`c${i}`] ?? 0);
   });
-  return (t) => totals.get(t) as number;
 }
 
 /** Positions in the line of waiting rows read out of rank order (see domain/positions). */
@@ -301,42 +303,20 @@ export async function getSubscriber(
   return listed(row, position, settings);
 }
 
-interface StatusRow extends Ranks {
-  waitlist_id: string;
-  settings: string;
-  archived: number;
-  referral_code: string;
-  admitted_us: number | null;
-  waitlist_name: string;
-  confirm_token: string | null;
-  confirmed_us: number | null;
-}
-
 export async function findByStatusToken(db: Connection, token: string): Promise<StatusView | undefined> {
   const row = await db.get<StatusRow>(
-    `SELECT s.waitlist_id, w.settings, w.archived, w.name AS waitlist_name,
-            s.referral_code, s.referral_count, s.seq, s.rank_key, s.admitted_us, s.confirm_token, s.confirmed_us
+    `SELECT ${STATUS_COLUMNS}
        FROM subscribers s JOIN waitlists w ON w.id = s.waitlist_id WHERE s.status_token = ?`,
     [token],
   );
   if (!row) return undefined;
   const settings = settingsFromJson(row.settings);
   const size = await lineSize(db, row.waitlist_id);
-  const admitted = row.admitted_us !== null;
-  return {
-    waitlistId: row.waitlist_id,
-    waitlistName: row.waitlist_name,
-    archived: row.archived === 1,
-    settings,
-    referralCode: row.referral_code,
-    referralCount: row.referral_count,
-    admitted,
-    confirmed: isConfirmed(settings.confirm_email, row),
-    position: admitted
-      ? null
-      : ((await positionsOf(db, row.waitlist_id, [row], settings.referral_boost, size))[0] ?? null),
-    total: size.joined - size.removed,
-  };
+  const position =
+    row.admitted_us === null
+      ? ((await positionsOf(db, row.waitlist_id, [row], settings.referral_boost, size))[0] ?? null)
+      : null;
+  return statusView(row, settings, size, position);
 }
 
 /**
@@ -357,12 +337,9 @@ export async function subscribersByIds(
   ids: readonly string[],
 ): Promise<ListedSubscriber[]> {
   const rows = await db.all<LineRow>(SUBSCRIBERS_BY_IDS, [waitlistId, JSON.stringify(ids)]);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const present = ids.map((id) => byId.get(id)).filter((r): r is LineRow => r !== undefined);
-  const waiting = present.filter((r) => r.admitted_us === null);
-  const positions = await positionsOf(db, waitlistId, waiting, settings.referral_boost);
-  const positionOf = new Map(waiting.map((r, i) => [r.id, positions[i] ?? null]));
-  return present.map((r) => listed(r, positionOf.get(r.id) ?? null, settings));
+  return listedInOrder(ids, rows, settings, (waiting) =>
+    positionsOf(db, waitlistId, waiting, settings.referral_boost),
+  );
 }
 
 /** The id of the subscriber with this normalised email on the waitlist. */

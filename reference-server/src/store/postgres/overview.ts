@@ -4,6 +4,7 @@
  */
 import type { ListedSubscriber } from '../../domain/records.js';
 import type { WaitlistSettings } from '../../domain/settings.js';
+import { countEach } from '../range-counts.js';
 import type { Connection } from './connection.js';
 import { subscribersByIds } from './line.js';
 
@@ -27,14 +28,15 @@ export async function joinedBetween(
   bounds: readonly number[],
 ): Promise<number[]> {
   if (bounds.length < 2) return [];
-  const ranges = bounds.slice(1).map(
-    (_, i) =>
-      `(SELECT count(*) FROM subscribers
-         WHERE waitlist_id = $1 AND joined_us >= $${i + 2} AND joined_us < $${i + 3}) AS c${i}`,
+  return countEach(
+    db,
+    bounds.slice(1).map(
+      (_, i) =>
+        `SELECT count(*) FROM subscribers
+           WHERE waitlist_id = $1 AND joined_us >= $${i + 2} AND joined_us < $${i + 3}`,
+    ),
+    [waitlistId, ...bounds],
   );
-  const row =
-    (await db.get<Record<string, number>>(`SELECT ${ranges.join(', ')}`, [waitlistId, ...bounds])) ?? {};
-  return ranges.map((_, i) => row[`c${i}`] ?? 0);
 }
 
 /** The `limit` subscribers with the most credited referrals, most first; on a tie, who joined first. */

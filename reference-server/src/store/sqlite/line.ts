@@ -26,7 +26,7 @@ import {
   type StatusRow,
   statusView,
 } from '../line-rows.js';
-import { countsAtMost } from '../prefix-counts.js';
+import { countEach, countsAtMost } from '../range-counts.js';
 import type { Connection } from './connection.js';
 import { lastSeq } from './subscribers.js';
 import { indexable, trigramQuery, trigramSample } from './trigrams.js';
@@ -40,7 +40,7 @@ async function lineSize(db: Connection, waitlistId: string): Promise<LineSize> {
   return { joined: row?.joined ?? 0, removed: row?.removed ?? 0 };
 }
 
-/** For each threshold t, how many rows of `kind` have their column at most t (see ../prefix-counts.ts). */
+/** For each threshold t, how many rows of `kind` have their column at most t (see ../range-counts.ts). */
 const PREFIX = {
   // Waiting referrers, by rank key.
   rank: {
@@ -65,17 +65,17 @@ function prefixCounts(
   thresholds: readonly number[],
 ): Promise<(t: number) => number> {
   const { from, where, column } = PREFIX[kind];
-  return countsAtMost(thresholds, async (ranges) => {
-    const counts = ranges.map(
-      (_, i) =>
-        `(SELECT count(*) FROM ${from}
-           WHERE waitlist_id = ?1 AND ${where} AND ${column} > ?${2 * i + 2} AND ${column} <= ?${2 * i + 3}) AS c${i}`,
-    );
-    const bounds = ranges.flatMap((r) => [r.after, r.upTo]);
-    const row =
-      (await db.get<Record<string, number>>(`SELECT ${counts.join(', ')}`, [waitlistId, ...bounds])) ?? {};
-    return ranges.map((_, i) => row[`c${i}`] ?? 0);
-  });
+  return countsAtMost(thresholds, (ranges) =>
+    countEach(
+      db,
+      ranges.map(
+        (_, i) =>
+          `SELECT count(*) FROM ${from}
+             WHERE waitlist_id = ?1 AND ${where} AND ${column} > ?${2 * i + 2} AND ${column} <= ?${2 * i + 3}`,
+      ),
+      [waitlistId, ...ranges.flatMap((r) => [r.after, r.upTo])],
+    ),
+  );
 }
 
 /** Positions in the line of waiting rows read out of rank order (see domain/positions). */

@@ -1,0 +1,50 @@
+/**
+ * Counting a waitlist's rows in several ranges of one column with one statement, one subquery
+ * per range, each reading its own range of an index: sign-ups per day (overview.ts), and the
+ * prefix counts positions are computed from (line.ts, domain/positions.ts).
+ */
+
+/** What counting needs of a connection; both adapters' connections have it. */
+interface Reader {
+  get<T>(sql: string, params: readonly unknown[]): Promise<T | undefined>;
+}
+
+/** Runs the subqueries (`SELECT count(*) ...`) as one statement; one count each, in order. */
+export async function countEach(
+  db: Reader,
+  subqueries: readonly string[],
+  params: readonly unknown[],
+): Promise<number[]> {
+  const columns = subqueries.map((subquery, i) => `(${subquery}) AS c${i}`);
+  const row = (await db.get<Record<string, number>>(`SELECT ${columns.join(', ')}`, params)) ?? {};
+  return subqueries.map((_, i) => row[`c${i}`] ?? 0);
+}
+
+/** The rows counted in a range: those with their column above `after` and at most `upTo`. */
+export interface Range {
+  after: number;
+  upTo: number;
+}
+
+/**
+ * For each threshold t, how many rows have their column at most t. The thresholds are sorted and
+ * each range counted covers only the part since the previous one, so the statement reads each
+ * index entry at most once, however many thresholds there are. `count` answers one count per
+ * range, in order.
+ */
+export async function countsAtMost(
+  thresholds: readonly number[],
+  count: (ranges: readonly Range[]) => Promise<number[]>,
+): Promise<(t: number) => number> {
+  const sorted = [...new Set(thresholds)].sort((a, b) => a - b);
+  const counts = await count(
+    sorted.map((upTo, i) => ({ after: i === 0 ? Number.MIN_SAFE_INTEGER : (sorted[i - 1] as number), upTo })),
+  );
+  const totals = new Map<number, number>();
+  let running = 0;
+  sorted.forEach((t, i) => {
+    running += counts[i] ?? 0;
+    totals.set(t, running);
+  });
+  return (t) => totals.get(t) as number;
+}

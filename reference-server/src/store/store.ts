@@ -236,6 +236,15 @@ export interface NewDelivery {
   at: number;
 }
 
+/** One attempt at a delivery: its HTTP status, or the error that kept it from having one. */
+export interface NewAttempt {
+  deliveryId: string;
+  at: number;
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
 /** 'dropped': a mail no longer needed when its turn came (the address confirmed, or erased). */
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'dropped';
 
@@ -288,16 +297,7 @@ export interface Outbox {
     busy: readonly string[],
     perEndpoint: number,
   ): Promise<ClaimedDelivery[]>;
-  record(
-    attempt: {
-      deliveryId: string;
-      at: number;
-      status: number | null;
-      error: string | null;
-      durationMs: number;
-    },
-    next: { state: DeliveryState; nextAt: number },
-  ): Promise<void>;
+  record(attempt: NewAttempt, next: { state: DeliveryState; nextAt: number }): Promise<void>;
   /** Mails waiting to be sent. */
   waitingMail(): Promise<number>;
   deliveries(endpointId: string, state?: string): Promise<DeliveryRow[]>;

@@ -9,6 +9,7 @@ import type {
   ClaimedDelivery,
   DeliveryRow,
   DeliveryState,
+  NewAttempt,
   NewDelivery,
   NewEvent,
   StoredEvent,
@@ -121,13 +122,7 @@ export async function waitingMail(db: Connection): Promise<number> {
 /** Records an attempt and what follows from it: delivered, due again at `nextAt`, or failed. */
 export async function recordAttempt(
   db: Connection,
-  attempt: {
-    deliveryId: string;
-    at: number;
-    status: number | null;
-    error: string | null;
-    durationMs: number;
-  },
+  attempt: NewAttempt,
   next: { state: DeliveryState; nextAt: number },
 ): Promise<void> {
   await db.run(

@@ -118,6 +118,21 @@ describe('three servers on one database', () => {
     for (const server of servers) expect((await apiList(server, t.key, t.waitlistId)).status).toBe(401);
   });
 
+  it('answer a sign-up by settings changed through the command line, though each remembers the waitlist', async () => {
+    const t = await tenant([]);
+    let n = 0;
+    const signUp = (server: RunningServer) =>
+      publicPost(server, t.waitlistId, { email: `r${++n}@example.com` });
+    // Each server has read the waitlist once and decides on what it remembers from then on.
+    for (const server of servers) expect((await signUp(server)).status).toBe(202);
+    await cli(['waitlist', 'update', '--waitlist', t.waitlistId, '--pow', 'on'], { db: dir.db });
+    for (const server of servers) expect((await signUp(server)).status).toBe(428);
+    await cli(['waitlist', 'update', '--waitlist', t.waitlistId, '--pow', 'off'], { db: dir.db });
+    for (const server of servers) expect((await signUp(server)).status).toBe(202);
+    await cli(['waitlist', 'archive', '--waitlist', t.waitlistId], { db: dir.db });
+    for (const server of servers) expect((await signUp(server)).status).toBe(404);
+  });
+
   it('send each webhook once: every delivery is attempted by one of them', async () => {
     const r = await receiver(() => 200);
     try {

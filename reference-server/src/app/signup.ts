@@ -28,6 +28,7 @@ import { checkChallengeToken, checkPowSolution } from '../domain/tokens.js';
 import type { Context } from './context.js';
 import { difficultyToRedeem, issueChallenge, issuePow, recordAccepted } from './gates.js';
 import { type BodyRead, type Refusal, refusal } from './refusal.js';
+import { RememberedWaitlists } from './remembered-waitlists.js';
 
 // ------------------------------------------------------------------ shared by both create endpoints
 
@@ -122,21 +123,35 @@ type Stop = { refusal: Refusal } | { gate: ChallengeRequired };
 
 interface PublicState {
   input: PublicSignupInput;
-  waitlist?: Waitlist;
+  /** As read for this request, or as remembered (see signUp). */
+  waitlist: Waitlist | undefined;
   body?: Body;
   /** Tokens that passed their gate, to redeem once every gate has passed. */
   tokens: (TokenUse & { gate: 'challenge' | 'pow' })[];
+  /**
+   * Throttles that counted this request and let it through. A request decided a second time, on
+   * fresher settings, is still one attempt: it is not counted again.
+   */
+  passed: Set<'ip' | 'email'>;
 }
+
+/** A sign-up decided: written, stopped by a check, or not written because the waitlist changed. */
+type Decision =
+  | { kind: 'accepted'; result: PublicSignupResult }
+  | { kind: 'stopped'; stop: Stop }
+  | { kind: 'changed' };
 
 // Missing or archived waitlist, missing or refused Origin: one answer for all, by design.
 const NOT_FOUND: Stop = { refusal: refusal(ErrorCode.notFound, 'Waitlist not found.') };
 
 export class PublicSignups {
   private readonly checks;
+  private readonly waitlists: RememberedWaitlists;
   /** The fresh 428 for the first of `lost`, tokens that a concurrent request redeemed first. */
   private readonly lostGate: (s: PublicState, lost: readonly string[]) => Stop | Promise<Stop>;
 
   constructor(private readonly ctx: Context) {
+    this.waitlists = new RememberedWaitlists(ctx.store);
     const now = () => ctx.clock.now();
     const waitlistOf = (s: PublicState) => s.waitlist as Waitlist;
     const bodyOf = (s: PublicState) => s.body as Body;
@@ -157,19 +172,18 @@ export class PublicSignups {
         : newPow(s);
 
     this.checks = {
-      waitlist: async (s: PublicState): Promise<Stop | undefined> => {
-        const waitlist = await ctx.store.reads.waitlists.get(s.input.waitlistId);
-        if (!waitlist || waitlist.archived) return NOT_FOUND;
-        s.waitlist = waitlist;
-        return undefined;
-      },
+      waitlist: (s: PublicState): Stop | undefined =>
+        s.waitlist && !s.waitlist.archived ? undefined : NOT_FOUND,
       origin: (s: PublicState) =>
         isOriginAllowed(s.input.origin, waitlistOf(s).settings.origins) ? undefined : NOT_FOUND,
       ip_throttle: async (s: PublicState): Promise<Stop | undefined> => {
+        if (s.passed.has('ip')) return undefined;
         const waitlist = waitlistOf(s);
         const limit = { capacity: waitlist.settings.ip_limit, windowMs: 60_000 };
-        if ((await ctx.limiters.ip.take(`${waitlist.id}|${s.input.ip}`, now(), limit)).allowed)
+        if ((await ctx.limiters.ip.take(`${waitlist.id}|${s.input.ip}`, now(), limit)).allowed) {
+          s.passed.add('ip');
           return undefined;
+        }
         return {
           refusal: refusal(
             ErrorCode.rateLimitExceeded,
@@ -215,8 +229,12 @@ export class PublicSignups {
         s.tokens.push({ gate: 'pow', id: checked.id, expiresAt: checked.expiresAt });
         return undefined;
       },
-      email_throttle: async (s: PublicState): Promise<Stop | undefined> =>
-        stop(await emailThrottle(ctx, waitlistOf(s), bodyOf(s).normalized_email)),
+      email_throttle: async (s: PublicState): Promise<Stop | undefined> => {
+        if (s.passed.has('email')) return undefined;
+        const refused = await emailThrottle(ctx, waitlistOf(s), bodyOf(s).normalized_email);
+        if (!refused && waitlistOf(s).settings.email_throttle) s.passed.add('email');
+        return stop(refused);
+      },
       disposable: (s: PublicState): Stop | undefined =>
         stop(disposableCheck(waitlistOf(s).settings, bodyOf(s).email_domain)),
       mx: async (s: PublicState): Promise<Stop | undefined> =>
@@ -232,9 +250,10 @@ export class PublicSignups {
 
   /** What the waitlist requires before the submit (contract §16), issued now. */
   async gates(input: PublicSignupInput): Promise<PublicGatesResult> {
-    const s: PublicState = { input, tokens: [] };
+    const s: PublicState = { input, waitlist: undefined, tokens: [], passed: new Set() };
     const allowed = () => allowedOrigin(s);
     try {
+      s.waitlist = await this.waitlists.read(input.waitlistId);
       // No check of this order answers with a gate: a stop is a refusal.
       const stopped = (await runChecks(GATES_ORDER, this.checks, s)) as { refusal: Refusal } | undefined;
       if (stopped) return { kind: 'refused', refusal: stopped.refusal, ...allowed() };
@@ -250,70 +269,112 @@ export class PublicSignups {
     }
   }
 
+  /**
+   * A public sign-up, decided on the waitlist as this process remembers it when it has no gates
+   * (the hot path: no read), and on a fresh read otherwise. A decision on a remembered waitlist
+   * stands only if the waitlist has not changed since: its write checks the version, and any
+   * other answer waits for a fresh read that shows the same version. Otherwise the request is
+   * decided again on the fresh waitlist, as it would have been without the memory. Gated
+   * waitlists are always read fresh, since their tokens are spent by the decision.
+   */
   async signUp(input: PublicSignupInput): Promise<PublicSignupResult> {
-    const s: PublicState = { input, tokens: [] };
-    const allowed = () => allowedOrigin(s);
+    const shared = { input: { ...input, readBody: once(input.readBody) }, passed: new Set<'ip' | 'email'>() };
+    let s: PublicState = { ...shared, waitlist: undefined, tokens: [] };
     try {
-      const stopped = await runChecks(PUBLIC_ORDER, this.checks, s);
-      // Passed gates are spent even when a later check refuses.
-      if (stopped && 'refusal' in stopped && s.tokens.length > 0) await this.redeem(s);
-      if (stopped) {
-        return 'gate' in stopped
-          ? { kind: 'gate', body: stopped.gate, ...allowed() }
-          : { kind: 'refused', refusal: stopped.refusal, ...allowed() };
-      }
-      const waitlist = s.waitlist as Waitlist;
-      const body = s.body as Body;
-      const signup = {
-        waitlistId: waitlist.id,
-        email: body.email,
-        emailNorm: body.normalized_email,
-        confirm: waitlist.settings.confirm_email,
-      };
-      const tokens = uses(s);
-      // Gate tokens are redeemed in the sign-up's own write: one commit, like any sign-up.
-      const result =
-        body.referral_code === undefined
-          ? await this.ctx.store.signUpFresh({ ...signup, tokens })
-          : await this.ctx.store.write(async (tx) => {
-              const taken = await tx.tokens.redeem(tokens);
-              if (taken.length > 0) return { outcome: 'tokens_taken' as const, taken };
-              return tx.subscribers.signUp(
-                { ...signup, referralCode: body.referral_code },
-                this.ctx.clock.nowMicros(),
-              );
-            });
-      if (result.outcome === 'tokens_taken') {
-        const { gate } = (await this.lostGate(s, result.taken)) as { gate: ChallengeRequired };
-        return { kind: 'gate', body: gate, ...allowed() };
-      }
-      if (result.outcome === 'waitlist_gone')
-        return { kind: 'refused', refusal: NOT_FOUND_REFUSAL, ...allowed() };
-      // The sign-up is committed: a counter that cannot be recorded must not turn it into an error.
-      await recordAccepted(this.ctx, waitlist.id, input.ip).catch((error: unknown) =>
-        this.ctx.log.error('could not count an accepted sign-up', { error: String(error) }),
+      const known = this.waitlists.remembered(input.waitlistId);
+      if (known && !known.settings.challenge && !known.settings.pow) {
+        s.waitlist = known;
+        const first = await this.decide(s, known.version);
+        if (first.kind === 'accepted') return first.result;
+        const fresh = await this.waitlists.read(input.waitlistId);
+        if (first.kind === 'stopped' && fresh?.version === known.version) return await this.answer(s, first);
+        s = { ...shared, waitlist: fresh, tokens: [] };
+      } else s.waitlist = await this.waitlists.read(input.waitlistId);
+      const decided = await this.decide(s, undefined);
+      // Without a version the store answers a missing waitlist, never a changed one.
+      return await this.answer(
+        s,
+        decided.kind === 'changed' ? { kind: 'stopped', stop: NOT_FOUND } : decided,
       );
-      return {
+    } catch (error) {
+      return { kind: 'failed', error, ...allowedOrigin(s) };
+    }
+  }
+
+  /** `version`: the sign-up is written only while the waitlist has it (none: whatever it has). */
+  private async decide(s: PublicState, version: number | undefined): Promise<Decision> {
+    const stopped = await runChecks(PUBLIC_ORDER, this.checks, s);
+    if (stopped) return { kind: 'stopped', stop: stopped };
+    const waitlist = s.waitlist as Waitlist;
+    const body = s.body as Body;
+    const signup = {
+      waitlistId: waitlist.id,
+      waitlistVersion: version,
+      email: body.email,
+      emailNorm: body.normalized_email,
+      confirm: waitlist.settings.confirm_email,
+    };
+    const tokens = uses(s);
+    // Gate tokens are redeemed in the sign-up's own write: one commit, like any sign-up.
+    const result =
+      body.referral_code === undefined
+        ? await this.ctx.store.signUpFresh({ ...signup, tokens })
+        : await this.ctx.store.write(async (tx) => {
+            const taken = await tx.tokens.redeem(tokens);
+            if (taken.length > 0) return { outcome: 'tokens_taken' as const, taken };
+            return tx.subscribers.signUp(
+              { ...signup, referralCode: body.referral_code },
+              this.ctx.clock.nowMicros(),
+            );
+          });
+    if (result.outcome === 'tokens_taken')
+      return { kind: 'stopped', stop: await this.lostGate(s, result.taken) };
+    if (result.outcome === 'waitlist_gone') return { kind: 'changed' };
+    // The sign-up is committed: a counter that cannot be recorded must not turn it into an error.
+    await recordAccepted(this.ctx, waitlist.id, s.input.ip).catch((error: unknown) =>
+      this.ctx.log.error('could not count an accepted sign-up', { error: String(error) }),
+    );
+    return {
+      kind: 'accepted',
+      result: {
         kind: 'accepted',
         body: acceptedBody(result.subscriber, waitlist.settings, this.ctx.config.appUrl),
         confirmEmail: waitlist.settings.confirm_email,
-        ...allowed(),
-      };
-    } catch (error) {
-      return { kind: 'failed', error, ...allowed() };
-    }
+        ...allowedOrigin(s),
+      },
+    };
   }
+
+  private async answer(
+    s: PublicState,
+    decided: Exclude<Decision, { kind: 'changed' }>,
+  ): Promise<PublicSignupResult> {
+    if (decided.kind === 'accepted') return decided.result;
+    const { stop } = decided;
+    if ('gate' in stop) return { kind: 'gate', body: stop.gate, ...allowedOrigin(s) };
+    // Passed gates are spent even when a later check refuses.
+    if (s.tokens.length > 0) await this.redeem(s);
+    return { kind: 'refused', refusal: stop.refusal, ...allowedOrigin(s) };
+  }
+}
+
+/** `fn`'s first answer, for every call: a request's body can be read once. */
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let answer: Promise<T> | undefined;
+  return () => {
+    answer ??= fn();
+    return answer;
+  };
 }
 
 // Only past the origin check is the origin known to be allowed; never echo a refused one.
 const allowedOrigin = (s: PublicState): { origin?: string } =>
-  s.waitlist && isOriginAllowed(s.input.origin, s.waitlist.settings.origins)
+  s.waitlist && !s.waitlist.archived && isOriginAllowed(s.input.origin, s.waitlist.settings.origins)
     ? { origin: s.input.origin as string }
     : {};
 
 const uses = (s: PublicState): TokenUse[] => s.tokens.map(({ id, expiresAt }) => ({ id, expiresAt }));
 
-const NOT_FOUND_REFUSAL = (NOT_FOUND as { refusal: Refusal }).refusal;
 const stop = (r: Refusal | undefined): Stop | undefined => (r ? { refusal: r } : undefined);
 
 /** The CORS preflight: the allowlisted origin, or undefined for a missing waitlist or a refused origin. */

@@ -34,6 +34,8 @@ export interface Waitlist {
   settings: WaitlistSettings;
   created_at: string;
   updated_at: string;
+  /** Counts the saves of the waitlist: a decision made on one version is checked against it. */
+  version: number;
 }
 
 export type KeyState = 'active' | 'revoked';
@@ -117,10 +119,13 @@ export interface SignupRow {
 
 export type SignupResult =
   | { outcome: 'created' | 'matched'; subscriber: SignupRow; credited: string | undefined }
+  /** The waitlist is missing or archived, or has another version than the one asked for. */
   | { outcome: 'waitlist_gone' };
 
 export interface SignupInput {
   waitlistId: string;
+  /** Writes nothing (`waitlist_gone`) unless the waitlist still has this version; absent: any. */
+  waitlistVersion?: number;
   email: string;
   emailNorm: string;
   referralCode: string | undefined;

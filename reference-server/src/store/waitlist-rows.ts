@@ -16,9 +16,10 @@ export interface WaitlistRow {
   settings: string;
   created_at: string;
   updated_at: string;
+  version: number;
 }
 
-export const WAITLIST_COLUMNS = 'id, tenant_id, name, archived, settings, created_at, updated_at';
+export const WAITLIST_COLUMNS = 'id, tenant_id, name, archived, settings, created_at, updated_at, version';
 
 export const waitlistFromRow = (row: WaitlistRow): Waitlist => ({
   ...row,
@@ -42,5 +43,6 @@ export function newWaitlist(
     settings,
     created_at: at,
     updated_at: at,
+    version: 1,
   };
 }

@@ -217,6 +217,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX throttles_idle ON throttles (limiter, idle_at);
   `,
+  `
+  -- Counts the saves of a waitlist: a sign-up decided on a remembered waitlist is written only
+  -- while it still has the version it was decided on (app/remembered-waitlists.ts).
+  ALTER TABLE waitlists ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+  `,
 ];
 
 /** Any number, the same in every process: the advisory lock that migrations run under. */

@@ -24,6 +24,7 @@ export interface LockedWaitlist {
   tenant_id: string;
   settings: string;
   archived: boolean;
+  version: number;
   last_seq: number;
   last_joined_us: number;
 }
@@ -34,7 +35,7 @@ export interface LockedWaitlist {
  */
 export function lockWaitlist(db: Connection, waitlistId: string): Promise<LockedWaitlist | undefined> {
   return db.get<LockedWaitlist>(
-    `SELECT tenant_id, settings, archived, last_seq, last_joined_us
+    `SELECT tenant_id, settings, archived, version, last_seq, last_joined_us
        FROM waitlists WHERE id = $1 FOR NO KEY UPDATE`,
     [waitlistId],
   );
@@ -99,7 +100,10 @@ export async function insertOrMatchSubscriber(
   nowUs: number,
 ): Promise<SignupResult> {
   const waitlist = await lockWaitlist(db, input.waitlistId);
-  if (!waitlist || waitlist.archived) return { outcome: 'waitlist_gone' };
+  const decidedOn = input.waitlistVersion;
+  if (!waitlist || waitlist.archived || (decidedOn !== undefined && waitlist.version !== decidedOn)) {
+    return { outcome: 'waitlist_gone' };
+  }
   // Everything else the sign-up needs, read in one statement after the lock.
   const facts = (await db.get<Facts>(
     `SELECT

@@ -46,8 +46,9 @@ export async function saveWaitlist(
   now: number,
 ): Promise<Waitlist> {
   const at = isoNow(now);
-  await db.run(
-    'UPDATE waitlists SET name = $1, settings = $2, archived = $3, updated_at = $4 WHERE id = $5',
+  const saved = await db.get<{ version: number }>(
+    `UPDATE waitlists SET name = $1, settings = $2, archived = $3, updated_at = $4, version = version + 1
+      WHERE id = $5 RETURNING version`,
     [after.name, JSON.stringify(after.settings), after.archived, at, before.id],
   );
   if (after.settings.referral_boost !== before.settings.referral_boost) {
@@ -66,5 +67,5 @@ export async function saveWaitlist(
       ],
     );
   }
-  return { ...before, ...after, updated_at: at };
+  return { ...before, ...after, updated_at: at, version: saved?.version ?? before.version + 1 };
 }

@@ -336,6 +336,11 @@ export const MIGRATIONS: readonly Migration[] = [
     INSERT INTO subscribers_fts (rowid, email_search) VALUES (NEW.rowid, NEW.email_search);
   END;
   `,
+  `
+  -- Counts the saves of a waitlist: a sign-up decided on a remembered waitlist is written only
+  -- while it still has the version it was decided on (app/remembered-waitlists.ts).
+  ALTER TABLE waitlists ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+  `,
 ];
 
 /** BEGIN IMMEDIATE takes the write lock at once: a second process starting waits, then finds the steps applied. */

@@ -29,6 +29,14 @@ export const lastSeq = (waitlist: string) => `max(
   coalesce((SELECT seq FROM subscribers WHERE waitlist_id = ${waitlist} ORDER BY seq DESC LIMIT 1), 0),
   coalesce((SELECT seq FROM erased_seqs WHERE waitlist_id = ${waitlist} ORDER BY seq DESC LIMIT 1), 0))`;
 
+/**
+ * The waitlist `waitlist` (an SQL expression) takes sign-ups: it is live, and has the version
+ * `version` (an SQL expression; NULL: any), the one the sign-up was decided on.
+ */
+const takesSignups = (waitlist: string, version: string) =>
+  `EXISTS (SELECT 1 FROM waitlists WHERE id = ${waitlist} AND archived = 0
+             AND (${version} IS NULL OR version = ${version}))`;
+
 const INSERT_COLUMNS = `id, waitlist_id, seq, email, email_norm, email_search, referral_code,
   status_token, referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us`;
 
@@ -45,7 +53,7 @@ const INSERT_FRESH = `INSERT INTO subscribers (${INSERT_COLUMNS})
     FROM (SELECT ${lastSeq('?2')} AS seq,
             coalesce((SELECT joined_us FROM subscribers WHERE waitlist_id = ?2 ORDER BY seq DESC LIMIT 1), 0) AS us
          ) AS last
-   WHERE EXISTS (SELECT 1 FROM waitlists WHERE id = ?2 AND archived = 0)
+   WHERE ${takesSignups('?2', '?10')}
   ON CONFLICT (waitlist_id, email_norm) DO NOTHING`;
 
 export type FreshSignup = FreshSignupInput;
@@ -59,14 +67,15 @@ export type FreshSignup = FreshSignupInput;
 const INSERT_FRESH_MANY = `WITH
   input AS (
     SELECT key AS k, value ->> 0 AS wl, value ->> 1 AS email, value ->> 2 AS norm, value ->> 3 AS id,
-           value ->> 4 AS code, value ->> 5 AS token, value ->> 6 AS search, value ->> 7 AS confirm
+           value ->> 4 AS code, value ->> 5 AS token, value ->> 6 AS search, value ->> 7 AS confirm,
+           value ->> 8 AS version
       FROM json_each(?1)),
   firsts AS (
     SELECT *, row_number() OVER (PARTITION BY wl, norm ORDER BY k) AS nth FROM input),
   fresh AS (
     SELECT *, row_number() OVER (PARTITION BY wl ORDER BY k) AS n FROM firsts
      WHERE nth = 1
-       AND EXISTS (SELECT 1 FROM waitlists WHERE id = firsts.wl AND archived = 0)
+       AND ${takesSignups('firsts.wl', 'firsts.version')}
        AND NOT EXISTS (SELECT 1 FROM subscribers WHERE waitlist_id = firsts.wl AND email_norm = firsts.norm)),
   last AS (
     SELECT wl, ${lastSeq('wl')} AS seq,
@@ -133,6 +142,7 @@ async function insertOrMatchAll(
         d.status_token,
         searchText(d.input.email),
         d.confirm_token,
+        d.input.waitlistVersion ?? null,
       ]),
     );
     try {
@@ -215,6 +225,7 @@ export async function insertOrMatchSubscriber(
         statusToken,
         nowUs,
         confirmToken,
+        input.waitlistVersion ?? null,
       ]),
     );
     if (inserted.changes === 1) {
@@ -235,9 +246,9 @@ export async function insertOrMatchSubscriber(
        (SELECT joined_us FROM subscribers WHERE waitlist_id = ?1 ORDER BY seq DESC LIMIT 1) AS last_us,
        (SELECT json_array(id, seq, referral_count) FROM subscribers
          WHERE waitlist_id = ?1 AND referral_code = ?3) AS referrer,
-       (SELECT settings FROM waitlists WHERE id = ?1 AND archived = 0) AS settings,
+       (SELECT settings FROM waitlists WHERE id = ?1 AND ${takesSignups('?1', '?4')}) AS settings,
        (SELECT tenant_id FROM waitlists WHERE id = ?1) AS tenant_id`,
-    [input.waitlistId, input.emailNorm, code],
+    [input.waitlistId, input.emailNorm, code, input.waitlistVersion ?? null],
   )) as Facts;
   if (facts.settings === null) return { outcome: 'waitlist_gone' };
   if (facts.existing !== null) {

@@ -41,13 +41,10 @@ export async function saveWaitlist(
   now: number,
 ): Promise<Waitlist> {
   const at = isoNow(now);
-  await db.run('UPDATE waitlists SET name = ?, settings = ?, archived = ?, updated_at = ? WHERE id = ?', [
-    after.name,
-    JSON.stringify(after.settings),
-    after.archived ? 1 : 0,
-    at,
-    before.id,
-  ]);
+  const saved = await db.get<{ version: number }>(
+    'UPDATE waitlists SET name = ?, settings = ?, archived = ?, updated_at = ?, version = version + 1 WHERE id = ? RETURNING version',
+    [after.name, JSON.stringify(after.settings), after.archived ? 1 : 0, at, before.id],
+  );
   if (after.settings.referral_boost !== before.settings.referral_boost) {
     // Only referrers' rank keys depend on the boost (everyone else's is their seq); the domain
     // computes them, the statement only stores them.
@@ -64,5 +61,5 @@ export async function saveWaitlist(
       [JSON.stringify(keys)],
     );
   }
-  return { ...before, ...after, updated_at: at };
+  return { ...before, ...after, updated_at: at, version: saved?.version ?? before.version + 1 };
 }

@@ -19,7 +19,17 @@ export const TEST_POSTGRES_ENV = 'WAITLIST_TEST_POSTGRES';
 export interface PostgresCluster {
   /** The cluster's `postgres` database, as the superuser (trust authentication, local only). */
   url: string;
+  /** Its data folder (`postmaster.pid` names the server's process). */
+  dataDir: string;
   stop(): Promise<void>;
+}
+
+export interface PostgresOptions {
+  /**
+   * Server settings (`name=value`, each given as `-c name=value`) after the tests' own, which
+   * they override: the benchmarks turn durability back on.
+   */
+  settings?: readonly string[];
 }
 
 /** Where the server's programs are: the newest Debian version installed, else the PATH. */
@@ -30,6 +40,11 @@ function binDir(): string {
     .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
     .sort((a, b) => Number(b) - Number(a));
   return versions[0] === undefined ? '' : join(root, versions[0], 'bin');
+}
+
+/** Whether this machine has PostgreSQL's server programs (Debian's, or `initdb` on the PATH). */
+export function postgresInstalled(): boolean {
+  return binDir() !== '' || spawnSync('initdb', ['--version']).status === 0;
 }
 
 const program = (name: string) => {
@@ -62,7 +77,7 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgres(): Promise<PostgresCluster> {
+export async function startPostgres(options: PostgresOptions = {}): Promise<PostgresCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'waitlistkit-pg-'));
   if (asRoot) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
@@ -96,6 +111,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
     '-c full_page_writes=off',
     '-c max_connections=600',
     '-c shared_buffers=64MB',
+    ...(options.settings ?? []).map((setting) => `-c ${setting}`),
   ].join(' ');
   try {
     runAsOwner('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', log, '-o', settings]);
@@ -118,6 +134,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
   process.once('exit', stop);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    dataDir: data,
     async stop() {
       process.off('exit', stop);
       stop();

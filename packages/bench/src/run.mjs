@@ -16,6 +16,7 @@ import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { BENCHMARKS } from './benchmarks/index.mjs';
 import { CHROMIUM_PATH } from './lib/browser.mjs';
+import { postgresInstalled } from './lib/postgres.mjs';
 import { ROOT, requireBuilt } from './lib/proc.mjs';
 import { renderSection } from './lib/table.mjs';
 import { wrkVersion } from './lib/wrk.mjs';
@@ -40,10 +41,20 @@ if (unknown.length > 0) {
 
 const require = createRequire(import.meta.url);
 
-/** System tools a benchmark may need (`needs`), and the Debian package that provides each. */
+/**
+ * System tools a benchmark may need, and the Debian package that provides each: all of the item
+ * (`needs`), or some of its rows (`ctx.lacks(tool, what)`, e.g. the PostgreSQL rows of 4 and 5).
+ */
 const TOOLS = {
   wrk: { apt: 'wrk', present: () => wrkVersion() !== undefined },
   chromium: { apt: 'chromium', present: () => existsSync(CHROMIUM_PATH) },
+  postgres: { apt: 'postgresql', present: postgresInstalled },
+};
+const presence = new Map();
+/** Whether `tool` is installed, asked once per run. */
+const present = async (tool) => {
+  if (!presence.has(tool)) presence.set(tool, await TOOLS[tool].present());
+  return presence.get(tool);
 };
 
 function sqliteVersions() {
@@ -91,6 +102,10 @@ async function machine() {
   };
 }
 
+// Interrupted (Ctrl-C), exit rather than die: the 'exit' handler of testkit's PostgreSQL cluster
+// then stops it, so no server is left running.
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
+
 const started = performance.now();
 const info = await machine();
 const runDir = mkdtempSync(join(tmpdir(), 'waitlistkit-bench-'));
@@ -113,7 +128,8 @@ try {
   requireBuilt();
   for (const bench of BENCHMARKS) {
     if (only && !only.includes(bench.id)) continue;
-    const lacking = (bench.needs ?? []).find((tool) => !TOOLS[tool].present());
+    let lacking;
+    for (const tool of bench.needs ?? []) if (!lacking && !(await present(tool))) lacking = tool;
     if (lacking) {
       const reason = `item ${bench.id} (${bench.title}) needs ${lacking} (apt-get install -y ${TOOLS[lacking].apt})`;
       if (process.env.CI === 'true') {
@@ -134,6 +150,22 @@ try {
         const dir = join(runDir, `${bench.id}-${name}`);
         mkdirSync(dir, { recursive: true });
         return dir;
+      },
+      /**
+       * Whether `tool` is missing for `what` (some rows of the item): undefined when it is
+       * installed; otherwise a note for the item's table, and the run is told as for `needs`
+       * (skipped, or in CI a failure once the item has run the rest).
+       */
+      async lacks(tool, what) {
+        if (await present(tool)) return undefined;
+        const reason = `item ${bench.id} (${bench.title}): ${what} need ${tool} (apt-get install -y ${TOOLS[tool].apt})`;
+        if (process.env.CI === 'true') {
+          failures.push({ bench, error: new Error(`${reason}; CI must install it`) });
+        } else {
+          process.stderr.write(`skipped: ${reason}\n`);
+          skipped.push(reason);
+        }
+        return `${what}: skipped, ${tool} is not installed here (apt-get install -y ${TOOLS[tool].apt}).`;
       },
     };
     ctx.log(`${bench.title}…`);

@@ -1,7 +1,7 @@
 /**
  * The reference server's TypeScript source bundled with esbuild into one ES module in the run's
  * temporary folder, for benchmarks that need more than dist/ offers (a probe, or its store
- * functions on their own). Native `sqlite3` stays the server's own copy, and `import.meta.url` in
+ * functions on their own). The drivers (`sqlite3`, `pg`) stay the server's own copies, and `import.meta.url` in
  * the server's files is set to their real location, so the packages they load with createRequire
  * resolve as they do from dist/.
  */
@@ -32,8 +32,10 @@ export async function bundleServerSource(entry, outFile) {
       {
         name: 'server-in-place',
         setup(b) {
-          b.onResolve({ filter: /^sqlite3$/ }, () => ({
-            path: pathToFileURL(serverRequire.resolve('sqlite3')).href,
+          // The drivers stay the server's own copies: sqlite3 is native, and pg would pull in
+          // its optional pg-native, which is not installed.
+          b.onResolve({ filter: /^(sqlite3|pg)$/ }, (args) => ({
+            path: pathToFileURL(serverRequire.resolve(args.path)).href,
             external: true,
           }));
           b.onLoad({ filter: /reference-server\/src\/.*\.tsx?$/ }, (args) => ({

@@ -84,3 +84,39 @@ export function checkWrkRun(id, run, expected) {
     throw new Error(`${id}: ${run.unexpected} answers were not ${expected}, e.g. ${run.sample}`);
   }
 }
+
+/**
+ * wrk against several servers at once (one wrk process per URL, started together, the
+ * connections shared out among them): one result with the requests and answers summed, the rate
+ * the sum of the rates, and per percentile the worst of the processes' (wrk keeps no histogram to
+ * merge). `args(i)` are the arguments of the i-th process (a run prefix of its own, so sign-ups
+ * of different processes never share an email).
+ */
+export async function runWrkOnEach({ urls, scriptPath, args, connections = 50, seconds = 5 }) {
+  const share = (i) => Math.floor(connections / urls.length) + (i < connections % urls.length ? 1 : 0);
+  const runs = await Promise.all(
+    urls.map((url, i) => runWrk({ url, scriptPath, args: args(i), connections: share(i), seconds })),
+  );
+  const sum = (key) => runs.reduce((n, r) => n + r[key], 0);
+  const worst = (key) => Math.max(...runs.map((r) => r[key]));
+  return {
+    ...runs[0],
+    runs,
+    requests: sum('requests'),
+    ok: sum('ok'),
+    unexpected: sum('unexpected'),
+    sample: runs.map((r) => r.sample).find((s) => s !== '') ?? '',
+    connect: sum('connect'),
+    read: sum('read'),
+    write: sum('write'),
+    status: sum('status'),
+    timeout: sum('timeout'),
+    socketErrors: sum('socketErrors'),
+    duration_us: worst('duration_us'),
+    rps: sum('rps'),
+    okRps: sum('okRps'),
+    p50: worst('p50'),
+    p90: worst('p90'),
+    p99: worst('p99'),
+  };
+}

@@ -83,10 +83,26 @@ function referralCode(i) {
 }
 
 /**
- * Seeds `n` subscribers into `waitlistId` of the SQLite file `dbPath` (which must have no
- * subscribers in that waitlist yet). Returns facts the benchmarks check answers against.
+ * The subscribers of one waitlist as the seeders store them, one array of column values (in
+ * `SUBSCRIBER_COLUMNS` order, without the waitlist) after another; `facts` is filled in as the
+ * rows are made and complete once the last one is. The same `seed` makes the same people,
+ * referrals and join times on either store; ids, status tokens come from the CSPRNG.
  */
-export function seedSubscribers(dbPath, waitlistId, n, { boost = 0, referrerShare = 0.07, seed = 42 } = {}) {
+export const SUBSCRIBER_COLUMNS = [
+  'id',
+  'seq',
+  'email',
+  'email_norm',
+  'email_search',
+  'referral_code',
+  'status_token',
+  'referred_by',
+  'referral_count',
+  'rank_key',
+  'joined_us',
+];
+
+export function subscriberRows(n, { boost = 0, referrerShare = 0.07, seed = 42 } = {}) {
   const random = rng(seed);
   const referralCount = new Int32Array(n);
   const referredBy = new Int32Array(n).fill(-1);
@@ -104,7 +120,49 @@ export function seedSubscribers(dbPath, waitlistId, n, { boost = 0, referrerShar
   }
   const ids = randomStrings(BASE62_ALPHABET, 16, n).map((s) => IdPrefix.subscriber + s);
   const tokens = randomStrings(`${BASE62_ALPHABET}-_`, 24, n);
+  const facts = { n, referrers: 0, searchMatches: 0, lastJoinedUs: 0, lastId: ids[n - 1] };
+  function* rows() {
+    // Joins spread over the past: about one every 2 s, strictly increasing, ending an hour ago.
+    const endUs = (Date.now() - 3_600_000) * 1000;
+    let joinedUs = endUs - n * 2_000_000;
+    for (let i = 0; i < n; i++) {
+      const seq = i + 1;
+      joinedUs += 1 + Math.floor(random() * 4_000_000);
+      const first = FIRST[Math.floor(random() * FIRST.length)];
+      const last = LAST[Math.floor(random() * LAST.length)];
+      const domain = DOMAINS[Math.floor(random() * DOMAINS.length)];
+      const local = `${first}.${last}${seq}`;
+      // Some people type their address capitalised; the stored email keeps the case.
+      const email =
+        random() < 0.1 ? `${local[0].toUpperCase()}${local.slice(1)}@${domain}` : `${local}@${domain}`;
+      const lower = email.toLowerCase();
+      if (lower.includes(SEARCH_Q)) facts.searchMatches++;
+      const count = referralCount[i];
+      if (count > 0) facts.referrers++;
+      facts.lastJoinedUs = joinedUs;
+      yield [
+        ids[i],
+        seq,
+        email,
+        lower,
+        lower,
+        referralCode(i),
+        tokens[i],
+        referredBy[i] === -1 ? null : ids[referredBy[i]],
+        count,
+        seq - boost * count,
+        joinedUs,
+      ];
+    }
+  }
+  return { rows: rows(), facts };
+}
 
+/**
+ * Seeds `n` subscribers into `waitlistId` of the SQLite file `dbPath` (which must have no
+ * subscribers in that waitlist yet). Returns facts the benchmarks check answers against.
+ */
+export function seedSubscribers(dbPath, waitlistId, n, options = {}) {
   const db = new Database(dbPath);
   try {
     // Bulk-load settings for this throw-away copy only; the server re-applies WAL and
@@ -119,49 +177,16 @@ export function seedSubscribers(dbPath, waitlistId, n, { boost = 0, referrerShar
       .get(waitlistId);
     if (existing.n !== 0) throw new Error(`waitlist ${waitlistId} already has subscribers`);
     const insert = db.prepare(
-      `INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
-         status_token, referred_by, referral_count, rank_key, joined_us)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO subscribers (waitlist_id, ${SUBSCRIBER_COLUMNS.join(', ')})
+       VALUES (?, ${SUBSCRIBER_COLUMNS.map(() => '?').join(', ')})`,
     );
-    // Joins spread over the past: about one every 2 s, strictly increasing, ending an hour ago.
-    const endUs = (Date.now() - 3_600_000) * 1000;
-    let joinedUs = endUs - n * 2_000_000;
-    let referrers = 0;
-    let matches = 0;
+    const { rows, facts } = subscriberRows(n, options);
     db.transaction(() => {
-      for (let i = 0; i < n; i++) {
-        const seq = i + 1;
-        joinedUs += 1 + Math.floor(random() * 4_000_000);
-        const first = FIRST[Math.floor(random() * FIRST.length)];
-        const last = LAST[Math.floor(random() * LAST.length)];
-        const domain = DOMAINS[Math.floor(random() * DOMAINS.length)];
-        const local = `${first}.${last}${seq}`;
-        // Some people type their address capitalised; the stored email keeps the case.
-        const email =
-          random() < 0.1 ? `${local[0].toUpperCase()}${local.slice(1)}@${domain}` : `${local}@${domain}`;
-        const lower = email.toLowerCase();
-        if (lower.includes(SEARCH_Q)) matches++;
-        const count = referralCount[i];
-        if (count > 0) referrers++;
-        insert.run(
-          ids[i],
-          waitlistId,
-          seq,
-          email,
-          lower,
-          lower,
-          referralCode(i),
-          tokens[i],
-          referredBy[i] === -1 ? null : ids[referredBy[i]],
-          count,
-          seq - boost * count,
-          joinedUs,
-        );
-      }
+      for (const row of rows) insert.run(waitlistId, ...row);
     })();
     db.pragma('journal_mode = WAL');
     // The last to join is never a referrer (credits go to later subscribers): always last in line.
-    return { n, referrers, searchMatches: matches, lastJoinedUs: joinedUs, lastId: ids[n - 1] };
+    return facts;
   } finally {
     db.close();
   }

@@ -157,10 +157,16 @@ async function search(
     query.status === SubscriberStatus.admitted
       ? ['admitted_us IS NOT NULL', 'ORDER BY admitted_us DESC']
       : ['admitted_us IS NULL', LINE_ORDER];
+  // Every hit is read anyway (the exact total, and the order over all of them), so the hits are
+  // found on their own first: through the trigram index, then sorted. Written as one query,
+  // PostgreSQL 15 costs the window's count as if LIMIT could stop it early, and prefers walking
+  // the whole line in order through subscribers_line, filtering each row: at 1M subscribers a
+  // needle of 8,000 hits took 300-450 ms that way, about 60 ms this way (issue 16, item 5).
   const hits = await db.all<LineRow & { total: number }>(
-    `SELECT ${LINE_COLUMNS}, count(*) OVER () AS total FROM subscribers
-      WHERE waitlist_id = $1 AND ${filter} AND email_search LIKE $2
-      ${order} LIMIT $3 OFFSET $4`,
+    `WITH hits AS MATERIALIZED (
+       SELECT ${LINE_COLUMNS} FROM subscribers
+        WHERE waitlist_id = $1 AND ${filter} AND email_search LIKE $2)
+     SELECT *, count(*) OVER () AS total FROM hits ${order} LIMIT $3 OFFSET $4`,
     [waitlistId, pattern, query.limit, offset],
   );
   if (hits.length === 0) {

@@ -259,13 +259,15 @@ function postgresSections({ runs, rps, ratioTo, probe, reps, seconds }) {
         hold: fmtMs(1000 / rps(id)),
       })),
       notes: [
-        'On PostgreSQL a public sign-up of 4a is one read (the waitlist) and three write transactions, each ' +
-          "flushed to disk at its COMMIT: the per-IP throttle's take (its row in `throttles`, key " +
-          "`<waitlist>|<ip>`, read FOR UPDATE, then updated), the sign-up (it locks its waitlist's row in " +
-          '`waitlists` FOR NO KEY UPDATE, reads the email and the referral code, inserts the subscriber and ' +
-          "advances the waitlist's `last_seq` and `last_joined_us`), and the `pow_accepted` counter's take (a " +
-          'second `throttles` row of the same waitlist and address): 15 statements, each a round trip. On SQLite ' +
-          'the throttles count in memory and sign-ups waiting for the writer share one statement and one fsync.',
+        'On PostgreSQL a public sign-up of 4a is one read (the waitlist) and three write transactions: the ' +
+          "per-IP throttle's take (its row in `throttles`, key `<waitlist>|<ip>`, read FOR UPDATE, then updated), " +
+          "the sign-up (it locks its waitlist's row in `waitlists` FOR NO KEY UPDATE, reads the email and the " +
+          "referral code, inserts the subscriber and advances the waitlist's `last_seq` and `last_joined_us`), and " +
+          "the `pow_accepted` counter's take (a second `throttles` row of the same waitlist and address): 15 " +
+          "statements, each a round trip. Only the sign-up's COMMIT waits for its WAL flush; the takes commit " +
+          'without waiting (synchronous_commit off: counts may be forgotten in a crash, as SQLite forgets them in ' +
+          'a restart, keeping them in memory). On SQLite the sign-ups waiting for the writer share one statement ' +
+          'and one fsync.',
         'This machine has 2 cores, shared by wrk, the server processes, PostgreSQL and whatever else runs: these ' +
           'figures show the cost of the round trips and of sharing two cores, not scaling. A second process adds ' +
           'no core, only a second event loop competing for them, and each round trip made while a lock is held ' +
@@ -279,7 +281,8 @@ function postgresSections({ runs, rps, ratioTo, probe, reps, seconds }) {
         `${probe.rtt.length} sign-ups one after another with the server's own PostgreSQL store code (bundled from ` +
         'its source), on the 1-process database while its server is idle; p50 and p99. Baseline: a `SELECT 1` ' +
         'round trip on the same pool. "Held" runs from the locking statement sent to COMMIT returned: PostgreSQL ' +
-        'releases row locks after the commit record is flushed, so the flush is inside it.',
+        'releases row locks only once the commit is done, for a durable commit once its WAL is flushed: the ' +
+        "sign-up's flush is inside its hold, the takes' commits do not wait for theirs.",
       columns: [
         { key: 'name', header: 'phase' },
         { key: 'value', header: 'p50' },
@@ -289,9 +292,9 @@ function postgresSections({ runs, rps, ratioTo, probe, reps, seconds }) {
       ],
       rows: [
         probeRow('`SELECT 1` round trip (baseline)', probe.rtt),
-        probeRow('per-IP throttle take: whole transaction (5 statements)', probe.take),
+        probeRow('per-IP throttle take: whole transaction (5 round trips)', probe.take),
         probeRow('per-IP throttle take: its row lock held (FOR UPDATE → COMMIT returned)', probe.takeHeld),
-        probeRow('sign-up: whole transaction (5 statements)', probe.signup),
+        probeRow('sign-up: whole transaction (5 round trips)', probe.signup),
         probeRow(
           "sign-up: the waitlist row's lock held (FOR NO KEY UPDATE → COMMIT returned)",
           probe.signupHeld,
@@ -302,15 +305,16 @@ function postgresSections({ runs, rps, ratioTo, probe, reps, seconds }) {
         `One waitlist: its sign-ups take its row's lock one after another, whichever instance they reach, and ` +
           `each holds it for three round trips (the facts, the insert, COMMIT) and a WAL flush: ${fmtMs(held)} ` +
           `here unloaded, so at most about ${fmtInt(1000 / held)} sign-ups/s for one waitlist however many ` +
-          'instances run; under load every round trip also waits to be scheduled, and the measured 1 ÷ rate ' +
-          `above (${fmtMs(1000 / one)} with 1 process, ${fmtMs(1000 / two)} with 2) is that hold under load, ` +
-          'since one waitlist is always what 4a signs up to. More instances add waiters, not throughput, to a hot ' +
+          'instances run. Under load every round trip also waits to be scheduled: 4a signs up to one waitlist, ' +
+          `so 1 ÷ the measured rate (${fmtMs(1000 / one)} with 1 process, ${fmtMs(1000 / two)} with 2) is the ` +
+          'most the hold can have averaged. More instances add waiters, not throughput, to a hot ' +
           `waitlist; the throttle rows of one address are bounded the same way (${fmtMs(takeHeld)} held).`,
         'Different waitlists lock different rows and scale with the database. At 10 instances the first limit is ' +
           "connections: each `serve` pools 10, so 10 × 10 = 100, PostgreSQL's default `max_connections` (raise it, " +
           'or put PgBouncer in transaction mode in front). At 100 instances, 1,000 connections need a pooler in any ' +
-          'case, and then the database server itself: every sign-up is three flushed commits (group commit lets ' +
-          `concurrent committers share a flush, so the disk's flush rate bounds them only loosely), ${fmtInt(walOne)} ` +
+          'case, and then the database server itself: every sign-up is one flushed commit and two that do not ' +
+          "wait (group commit lets concurrent committers share a flush, so the disk's flush rate bounds them only " +
+          `loosely), ${fmtInt(walOne)} ` +
           'bytes of WAL (the row, its nine indexes with the trigram entries of the email, the waitlist row, two ' +
           'throttle rows) and the PostgreSQL CPU of the table above: with these figures one core of database CPU ' +
           `is about ${fmtInt(1e6 / med('4a-pg', 'pgCpuPerRequestUs'))} sign-ups/s, one hot waitlist about ` +

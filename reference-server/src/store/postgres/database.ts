@@ -19,6 +19,12 @@ export interface Database {
   /** Single statements, each on any free connection. */
   reader: Connection;
   write<T>(fn: (db: Connection) => Promise<T>): Promise<T>;
+  /**
+   * A write whose COMMIT does not wait for its WAL record to reach the disk (`synchronous_commit
+   * = off`): it is visible to others at once, but a crash of the database within a fraction of a
+   * second may undo it. Only for state that may be forgotten: the throttles' counts (throttles.ts).
+   */
+  writeUnflushed<T>(fn: (db: Connection) => Promise<T>): Promise<T>;
   snapshot<T>(fn: (db: Connection) => Promise<T>): Promise<T>;
   pool: pg.Pool;
   close(): Promise<void>;
@@ -66,6 +72,9 @@ export async function openDatabase(url: string, { connections = 10 } = {}): Prom
   return {
     reader: new Connection(pool),
     write: (fn) => transaction('BEGIN ISOLATION LEVEL READ COMMITTED', fn),
+    // One round trip: both statements in one simple query.
+    writeUnflushed: (fn) =>
+      transaction('BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL synchronous_commit = off', fn),
     snapshot: (fn) => transaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn),
     pool,
     close: () => pool.end(),

@@ -9,6 +9,12 @@
  * from any number of processes see each other's states, one after the other; takes of different
  * keys do not wait for each other. Each row also stores when its state goes idle, and a sweep
  * deletes the rows past it.
+ *
+ * Its COMMIT does not wait for the disk (`writeUnflushed`): counts need no durability (a crash
+ * that forgets the last of them only makes a throttle more lenient for a moment, which the port
+ * allows, as a restart does on SQLite), and PostgreSQL holds a row lock until its commit is
+ * flushed, so a durable take would keep the key locked for a WAL flush, and every public sign-up
+ * makes two takes (its address, and the adaptive Proof of Work's counter) beside its own write.
  */
 import type { Limit, Rule, Take } from '../../domain/throttle.js';
 import type { Limiter } from '../store.js';
@@ -52,7 +58,7 @@ async function takeIn<S>(
 
 export function postgresLimiter<S>(db: Database, name: string, rule: Rule<S>): Limiter<S> {
   return {
-    take: (key, now, limit) => db.write((tx) => takeIn(tx, name, rule, key, now, limit)),
+    take: (key, now, limit) => db.writeUnflushed((tx) => takeIn(tx, name, rule, key, now, limit)),
     async peek(key) {
       const row = await db.reader.get<{ state: string | null }>(
         'SELECT state FROM throttles WHERE limiter = $1 AND key = $2',

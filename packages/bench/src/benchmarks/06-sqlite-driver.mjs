@@ -191,7 +191,7 @@ export default {
       );
       assert(created.outcome === 'created', 'the probe sign-up is created');
       const writeShape = recWrite.calls.map((c) => `${c.method}:${c.params.length}`).join(',');
-      assert(writeShape === 'run:9', `store/subscribers.ts now issues ${writeShape} for a sign-up: ${STALE}`);
+      assert(writeShape === 'run:10', `store/subscribers.ts now issues ${writeShape} for a sign-up: ${STALE}`);
       // A fresh sign-up without a referral code is one INSERT … SELECT (store/subscribers.ts).
       const [insertSql] = recWrite.calls.map((c) => c.sql);
       // Fresh sign-ups that wait for the writer together are one INSERT … RETURNING for them all.
@@ -278,6 +278,9 @@ export default {
         return done;
       };
       // The parameters of that statement, generated as insertOrMatchSubscriber generates them.
+      // The waitlist's version: the server writes a sign-up decided on a remembered waitlist only
+      // while the waitlist still has it (app/remembered-waitlists.ts).
+      const { version } = await serverReader.get('SELECT version FROM waitlists WHERE id = ?', [wl]);
       const signupParams = (s) => [
         IdPrefix.subscriber + randomString(BASE62_ALPHABET, 16),
         wl,
@@ -288,6 +291,7 @@ export default {
         randomString(`${BASE62_ALPHABET}-_`, 24),
         S.systemClock.nowMicros(),
         null, // no confirm token: the waitlist does not confirm emails
+        version, // decided on the remembered waitlist, as the server's hot path is
       ];
       const inserted = (result) => assert(result.changes === 1, 'a fresh sign-up inserts its row');
       // As the server does: a referral code already taken in the waitlist (about one in 10,000
@@ -326,7 +330,7 @@ export default {
         JSON.stringify(
           signups.map((s) => {
             const [id, , email, norm, search, code, token] = signupParams(s);
-            return [wl, email, norm, id, code, token, search, null];
+            return [wl, email, norm, id, code, token, search, null, version];
           }),
         ),
         S.systemClock.nowMicros(),

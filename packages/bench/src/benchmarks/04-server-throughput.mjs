@@ -259,12 +259,13 @@ function postgresSections({ runs, rps, ratioTo, probe, reps, seconds }) {
         hold: fmtMs(1000 / rps(id)),
       })),
       notes: [
-        'On PostgreSQL a public sign-up of 4a is one read (the waitlist) and three write transactions: the ' +
+        'On PostgreSQL a public sign-up of 4a is three write transactions (the waitlist is not read: the process ' +
+          "remembers it, and the sign-up's lock checks its version): the " +
           "per-IP throttle's take (its row in `throttles`, key `<waitlist>|<ip>`, read FOR UPDATE, then updated), " +
           "the sign-up (it locks its waitlist's row in `waitlists` FOR NO KEY UPDATE, reads the email and the " +
           "referral code, inserts the subscriber and advances the waitlist's `last_seq` and `last_joined_us`), and " +
-          "the `pow_accepted` counter's take (a second `throttles` row of the same waitlist and address): 15 " +
-          "statements, each a round trip. Only the sign-up's COMMIT waits for its WAL flush; the takes commit " +
+          "the `pow_accepted` counter's take (a second `throttles` row of the same waitlist and address), " +
+          "each statement a round trip. Only the sign-up's COMMIT waits for its WAL flush; the takes commit " +
           'without waiting (synchronous_commit off: counts may be forgotten in a crash, as SQLite forgets them in ' +
           'a restart, keeping them in memory). On SQLite the sign-ups waiting for the writer share one statement ' +
           'and one fsync.',

@@ -191,7 +191,10 @@ export default {
       );
       assert(created.outcome === 'created', 'the probe sign-up is created');
       const writeShape = recWrite.calls.map((c) => `${c.method}:${c.params.length}`).join(',');
-      assert(writeShape === 'run:10', `store/subscribers.ts now issues ${writeShape} for a sign-up: ${STALE}`);
+      assert(
+        writeShape === 'run:10',
+        `store/subscribers.ts now issues ${writeShape} for a sign-up: ${STALE}`,
+      );
       // A fresh sign-up without a referral code is one INSERT … SELECT (store/subscribers.ts).
       const [insertSql] = recWrite.calls.map((c) => c.sql);
       // Fresh sign-ups that wait for the writer together are one INSERT … RETURNING for them all.

@@ -164,6 +164,10 @@ describe('customer API: per-key budget', () => {
       'full',
     ]);
     const remaining: number[] = [];
+    const started = performance.now();
+    // The bucket refills a request a second (60 a minute): a loaded machine earns some back while
+    // it sends, and the budget allows no more than 60 plus those.
+    const earned = () => Math.floor((performance.now() - started) / 1000);
     for (let i = 0; i < 60; i++) {
       const res = await apiList(h.server, t.key, t.waitlistId);
       expect(res.status).toBe(200);
@@ -171,8 +175,11 @@ describe('customer API: per-key budget', () => {
       remaining.push(Number(res.headers.get('ratelimit-remaining')));
     }
     expect(remaining[0]).toBe(59);
-    expect(remaining[59]).toBe(0);
-    const refused = await apiList(h.server, t.key, t.waitlistId);
+    expect(remaining[59]).toBeLessThanOrEqual(earned());
+    let refused = await apiList(h.server, t.key, t.waitlistId);
+    for (let extra = 0; refused.status === 200 && extra < earned(); extra++) {
+      refused = await apiList(h.server, t.key, t.waitlistId);
+    }
     expect(refused.status).toBe(429);
     expect((await errorOf(refused)).code).toBe('rate_limit_exceeded');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

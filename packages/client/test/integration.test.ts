@@ -60,11 +60,23 @@ describe('against the reference server', () => {
     expect(acme.items.every((s) => s.email.endsWith('@acme.example'))).toBe(true);
 
     const seen: string[] = [];
-    for await (const subscriber of c.subscribers.iterate(t.waitlistId)) seen.push(subscriber.email);
+    const positions: (number | null)[] = [];
+    for await (const subscriber of c.subscribers.iterate(t.waitlistId)) {
+      seen.push(subscriber.email);
+      positions.push(subscriber.position);
+    }
+    // The 450 were sent at once, so the order they joined in is the server's: every one of them,
+    // once, in line order.
+    expect(new Set(seen)).toEqual(
+      new Set(
+        Array.from(
+          { length: 450 },
+          (_, i) => `person${String(i).padStart(3, '0')}@${i % 3 === 0 ? 'acme' : 'other'}.example`,
+        ),
+      ),
+    );
     expect(seen).toHaveLength(450);
-    expect(new Set(seen).size).toBe(450);
-    expect(seen[0]).toBe('person000@acme.example');
-    expect(seen[449]).toBe('person449@other.example');
+    expect(positions).toEqual(Array.from({ length: 450 }, (_, i) => i + 1));
   });
 
   it('creates with a referral, de-duplicates, and refuses a bad email', async () => {
@@ -118,11 +130,18 @@ describe('against the reference server', () => {
   it('spends the per-key budget and fails fast when Retry-After is above the cap', async () => {
     const x = await seedTenant(dir.db);
     const c = client(x.key, { maxRetryAfter: 500 });
+    const began = performance.now();
+    // A request a second comes back (60 a minute): a loaded machine earns some back while it sends.
+    const earned = () => Math.floor((performance.now() - began) / 1000);
     let last = await c.subscribers.list(x.waitlistId);
     for (let i = 1; i < 60; i++) last = await c.subscribers.list(x.waitlistId);
-    expect(last.rateLimit.remaining).toBe(0);
-    const started = Date.now();
-    const limited = await c.subscribers.list(x.waitlistId).catch((e: unknown) => e);
+    expect(last.rateLimit.remaining).toBeLessThanOrEqual(earned());
+    let started = Date.now();
+    let limited = await c.subscribers.list(x.waitlistId).catch((e: unknown) => e);
+    for (let extra = 0; !(limited instanceof RateLimitError) && extra < earned(); extra++) {
+      started = Date.now();
+      limited = await c.subscribers.list(x.waitlistId).catch((e: unknown) => e);
+    }
     expect(limited).toBeInstanceOf(RateLimitError);
     expect((limited as RateLimitError).retryAfter).toBeGreaterThanOrEqual(1);
     expect((limited as RateLimitError).rateLimit.limit).toBe(60);

@@ -199,8 +199,18 @@ describe('customer API: order of checks (contract §2)', () => {
 
   it('429 before 403 feature_not_allowed, counting refused requests too', async () => {
     const t = await h.tenant({ plan: 'free' });
+    const started = performance.now();
     for (let i = 0; i < 60; i++) expect((await apiList(h.server, t.key, t.waitlistId)).status).toBe(403);
-    expect((await apiList(h.server, t.key, t.waitlistId)).status).toBe(429);
+    // No more than 60 plus the one a second the bucket earns back while they are sent.
+    let next = await apiList(h.server, t.key, t.waitlistId);
+    for (
+      let extra = 0;
+      next.status === 403 && extra < Math.floor((performance.now() - started) / 1000);
+      extra++
+    ) {
+      next = await apiList(h.server, t.key, t.waitlistId);
+    }
+    expect(next.status).toBe(429);
   });
 
   it('feature_not_allowed before insufficient_scope before 404 before 400', async () => {

@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { cpuSeconds } from './cpu.mjs';
 import { ROOT } from './proc.mjs';
-import { bundleServerSource } from './server-source.mjs';
+import { bundleServerSource, NODE_BUNDLE } from './server-source.mjs';
 
 const TESTKIT_POSTGRES = `${ROOT}packages/testkit/src/postgres.ts`;
 
@@ -34,12 +34,7 @@ let testkit;
 export function testkitPostgres() {
   testkit ??= build({
     entryPoints: [TESTKIT_POSTGRES],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
+    ...NODE_BUNDLE,
   }).then(
     ({ outputFiles }) =>
       import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`),

@@ -13,17 +13,22 @@ import { ROOT } from './proc.mjs';
 
 const SRC = `${ROOT}reference-server/src`;
 
+/** esbuild's options for one ES module that Node 20 runs, kept in memory. */
+export const NODE_BUNDLE = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  write: false,
+  logLevel: 'silent',
+};
+
 /** Bundles `entry` (TypeScript, resolved from reference-server/src) into `outFile`. */
 export async function bundleServerSource(entry, outFile) {
   const serverRequire = createRequire(`${ROOT}reference-server/package.json`);
   const result = await build({
     stdin: { contents: entry, resolveDir: SRC, loader: 'ts', sourcefile: 'bench-entry.ts' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
+    ...NODE_BUNDLE,
     // Bundled CommonJS packages call require; give the bundle one.
     banner: {
       js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",

@@ -474,6 +474,29 @@ describe('the form: gates prefetched on focus (contract §16)', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('prepares again on a focus once the tokens near expiry, and the submit stays a single request', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const fake = start(gatesOn, { workers: 0 });
+    input().focus();
+    await vi.waitFor(() => expect(fake.gateRequests).toBe(1));
+    input().blur();
+    // Within the tokens' life: no second prepare.
+    vi.setSystemTime(Date.now() + 8 * 60_000);
+    input().focus();
+    input().blur();
+    expect(fake.gateRequests).toBe(1);
+    // Nine minutes after the first: the submit would discard them, so they are prepared again.
+    vi.setSystemTime(Date.now() + 61_000);
+    input().focus();
+    await vi.waitFor(() => expect(fake.gateRequests).toBe(2));
+    input().blur();
+    input().focus();
+    submit();
+    await vi.waitFor(() => expect(status()).toBe(en.success));
+    expect(fake.gateRequests).toBe(2);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('nothing is prepared on a page where the field is never focused', async () => {
     const fake = start(gatesOn, { workers: 0 });
     submit();

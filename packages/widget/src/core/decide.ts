@@ -147,7 +147,7 @@ export interface PreparedGates {
 }
 
 /** A minute's margin: the request still has to travel, and clocks and the TTL check differ. */
-const STALE_MS = TOKEN_TTL_MS - 60_000;
+export const STALE_MS = TOKEN_TTL_MS - 60_000;
 
 /** Prepared gates still worth sending `now`; stale ones would only earn a 428. */
 export const usable = (prepared: PreparedGates | undefined, now: number) =>

@@ -5,6 +5,7 @@
  */
 import type { AcceptedSignup } from '@waitlistkit/protocol';
 import { Component, createRef, Fragment, h } from 'preact';
+import { STALE_MS } from '../core/decide.js';
 import { WaitlistError } from '../core/errors.js';
 import { type PreparedGates, type Progress, prepareGates, subscribe } from '../core/subscribe.js';
 import { format, type LocaleKey } from './locale.js';
@@ -61,6 +62,8 @@ export class Form extends Component<FormProps, FormState> {
   #controller?: AbortController;
   /** The gates passed while the visitor types; one per sign-up, aborted with the form. */
   #prepared?: Promise<PreparedGates | undefined>;
+  /** When `#prepared` was started (clock time). */
+  #since?: number;
   #timer?: ReturnType<typeof setInterval>;
   #seen?: IntersectionObserver;
   #gate = '';
@@ -86,7 +89,7 @@ export class Form extends Component<FormProps, FormState> {
   /** Abort the sign-up in flight (its workers stop), stop timers, show an empty form. */
   reset = (): void => {
     this.#stop();
-    this.#prepared = undefined;
+    this.#prepared = this.#since = undefined;
     this.#gate = '';
     this.setState(idle);
     if (this.#input.current) this.#input.current.value = '';
@@ -138,12 +141,20 @@ export class Form extends Component<FormProps, FormState> {
     }
   };
 
-  /** Once, on the first focus (or sight, with `prepare: 'visible'`): pages where nobody signs up never pay for the gates. */
+  /**
+   * On the first focus (or sight, with `prepare: 'visible'`): pages where nobody signs up never pay
+   * for the gates. Again on a focus once the tokens near expiry, so a visitor back after nine
+   * minutes gets fresh ones while typing; never on a timer, which would solve on idle pages.
+   */
   #prepare = (): void => {
     this.#seen?.disconnect();
     // The sign-up's controller: `reset` stops the prepare too (the form then answers 428s itself).
     this.#controller ??= new AbortController();
-    this.#prepared ??= prepareGates({ ...this.props.config, signal: this.#controller.signal });
+    // No `#since` yet: NaN, not less.
+    if (!(Date.now() - (this.#since as number) < STALE_MS)) {
+      this.#since = Date.now();
+      this.#prepared = prepareGates({ ...this.props.config, signal: this.#controller.signal });
+    }
   };
 
   #submit = async (event: Event): Promise<void> => {

@@ -24,7 +24,7 @@ import {
   type StatusRow,
   statusView,
 } from '../line-rows.js';
-import { countEach, countsAtMost } from '../range-counts.js';
+import { countsAtMost } from '../range-counts.js';
 import type { Connection } from './connection.js';
 
 async function lineSize(db: Connection, waitlistId: string): Promise<LineSize> {
@@ -52,17 +52,18 @@ function prefixCounts(
   thresholds: readonly number[],
 ): Promise<(t: number) => number> {
   const { from, where, column } = PREFIX[kind];
-  return countsAtMost(thresholds, (ranges) =>
-    countEach(
-      db,
-      ranges.map(
-        (_, i) =>
-          `SELECT count(*) FROM ${from}
-             WHERE waitlist_id = $1 AND ${where} AND ${column} > $${2 * i + 2} AND ${column} <= $${2 * i + 3}`,
-      ),
-      [waitlistId, ...ranges.flatMap((r) => [r.after, r.upTo])],
-    ),
-  );
+  // One statement of the same text whatever the number of ranges: as a subquery per range (the
+  // SQLite adapter's countEach) PostgreSQL took longer to plan it (about 5 ms for a page of 25 at
+  // 1M subscribers) than to run it.
+  return countsAtMost(thresholds, async (ranges) => {
+    const rows = await db.all<{ n: number }>(
+      `SELECT (SELECT count(*) FROM ${from}
+                WHERE waitlist_id = $1 AND ${where} AND ${column} > r.lo AND ${column} <= r.hi) AS n
+         FROM unnest($2::bigint[], $3::bigint[]) WITH ORDINALITY AS r (lo, hi, i) ORDER BY r.i`,
+      [waitlistId, ranges.map((r) => r.after), ranges.map((r) => r.upTo)],
+    );
+    return rows.map((row) => row.n);
+  });
 }
 
 /** Positions in the line of waiting rows read out of rank order (see domain/positions). */

@@ -5,6 +5,10 @@
  * figures are medians over the rounds, ratios the median of the per-round ratios. Every run is
  * checked: no socket errors, every answer the expected status, and for sign-ups the rows the
  * database gained equal the 202s wrk saw (plus at most the requests in flight when it stopped).
+ *
+ * 4a runs on PostgreSQL too (issue 16), with one server process and with two on one database
+ * (one wrk each), in the same rounds; then a probe times one sign-up's transactions unloaded, for
+ * the notes' argument about more instances (postgresSections below). Skipped without PostgreSQL.
  */
 import { cpuSeconds } from '../lib/cpu.mjs';
 import { startCluster, timeSignupTransactions } from '../lib/postgres.mjs';

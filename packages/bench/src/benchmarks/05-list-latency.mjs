@@ -8,6 +8,9 @@
  * Then the lifecycle (contract §12): a tenth of the waitlist is admitted through the API in
  * admissions of 1,000, each timed, and the same reads are measured again with the admitted rows
  * out of the line, beside the admitted list and one waiting subscriber's own GET.
+ *
+ * Last, page 1 and q on the PostgreSQL store at 1M (postgresSection below), beside SQLite's
+ * figures of the same run. Skipped without PostgreSQL.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';

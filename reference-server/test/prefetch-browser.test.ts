@@ -83,4 +83,32 @@ describe.skipIf(chromiumMissing)('the gates prefetched while the visitor types',
     expect(await Promise.all(statuses)).toEqual([428, 202]);
     await page.close();
   });
+
+  it('a visitor back after nine minutes gets fresh gates on focus, and the submit is still one POST', {
+    timeout: 90_000,
+  }, async () => {
+    await update(['--challenge', 'on', '--pow', 'on']);
+    const { page, statuses } = await demoPage();
+    let gates = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/gates')) gates++;
+    });
+    const field = page.locator('waitlist-form >> input[type=email]');
+    await page.goto(`${server.url}/`);
+    const first = page.waitForResponse((r) => r.url().endsWith('/gates'));
+    await field.focus();
+    await first;
+    await field.blur();
+    // The page's clock jumps nine and a half minutes ahead (timers keep running): the prepared
+    // tokens are now too old for the widget to send. The server's clock did not move, so a token
+    // from the first prepare would still be accepted: only a second /gates shows the refresh.
+    await page.clock.setFixedTime(Date.now() + 9.5 * 60_000);
+    const second = page.waitForResponse((r) => r.url().endsWith('/gates'));
+    await field.focus();
+    await second;
+    await typeAndSubmit(page, 'back-later@example.com', 100);
+    expect(gates).toBe(2);
+    expect(await Promise.all(statuses)).toEqual([202]);
+    await page.close();
+  });
 });

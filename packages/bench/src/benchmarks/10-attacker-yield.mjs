@@ -353,7 +353,12 @@ export default {
  */
 function hashingBound(price, budget, cap) {
   let n = 0;
-  for (let spent = 0; n < cap && (spent += 2 ** price(n)) <= budget; ) n++;
+  let spent = 0;
+  while (n < cap) {
+    spent += 2 ** price(n);
+    if (spent > budget) break;
+    n++;
+  }
   return n;
 }
 

@@ -60,8 +60,20 @@ export interface StartOptions {
 /** Servers still running when the test process exits (a timed-out test never stopped its own). */
 const live = new Set<ChildProcess>();
 process.once('exit', () => {
-  for (const child of live) child.kill('SIGKILL');
+  for (const child of live) signalGroup(child, 'SIGKILL');
 });
+
+/**
+ * Signals the server's whole process group: through pnpm the server is a grandchild (pnpm, its
+ * shell, then node), and a signal to pnpm alone left the server running after its test.
+ */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-(child.pid as number), signal);
+  } catch {
+    child.kill(signal);
+  }
+}
 
 export function startServer(options: StartOptions): Promise<RunningServer> {
   const port = options.port === null ? [] : ['--port', String(options.port ?? 0)];
@@ -73,6 +85,8 @@ export function startServer(options: StartOptions): Promise<RunningServer> {
     cwd: WORKSPACE_ROOT,
     env: childEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A process group of its own, which stop() signals as a whole.
+    detached: true,
   });
   let output = '';
   live.add(child);
@@ -84,7 +98,7 @@ export function startServer(options: StartOptions): Promise<RunningServer> {
   );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      signalGroup(child, 'SIGKILL');
       reject(new Error(`server did not start in time:\n${output}`));
     }, options.timeoutMs ?? 30_000);
     const onData = (chunk: Buffer) => {
@@ -100,7 +114,7 @@ export function startServer(options: StartOptions): Promise<RunningServer> {
         child,
         output: () => output,
         stop: (signal = 'SIGTERM') => {
-          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          if (child.exitCode === null && child.signalCode === null) signalGroup(child, signal);
           return exited;
         },
       });

@@ -497,6 +497,42 @@ describe('the form: gates prefetched on focus (contract §16)', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('says nothing while the visitor types; a click before the gates are ready shows their progress', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const gates = { challenge: { minAgeMs: 1000 }, pow: { difficulty: 8 } };
+    const seen = listen();
+    // Typing through the whole prepare: no status, no events.
+    const typed = start(gates, { workers: 0 });
+    input().focus();
+    await vi.waitFor(() => expect(typed.gateRequests).toBe(1));
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(status()).toBe('');
+    expect(seen).toEqual([]);
+    submit();
+    await vi.waitFor(() => expect(status()).toBe(en.success));
+    expect(typed.requests).toHaveLength(1);
+    expect(seen.map((e) => e.type)).toEqual(['waitlist:success']);
+    handle?.destroy();
+    seen.length = 0;
+
+    // A click right after the focus waits for the prepare, and says so: its solve, then its wait
+    // (round 0, before any 428).
+    const clicked = start(gates, { workers: 0 });
+    input().focus();
+    submit();
+    await vi.waitFor(() => expect(seen.some((e) => e.detail.gate === 'challenge')).toBe(true));
+    expect(status()).toMatch(/^Verifying… \d+%$/);
+    await vi.advanceTimersByTimeAsync(1500);
+    await vi.waitFor(() => expect(status()).toBe(en.success));
+    expect(clicked.requests).toHaveLength(1);
+    expect(
+      seen.filter((e) => e.type === 'waitlist:gate').map((e) => [e.detail.gate, e.detail.round]),
+    ).toEqual([
+      ['pow', 0],
+      ['challenge', 0],
+    ]);
+  });
+
   it('nothing is prepared on a page where the field is never focused', async () => {
     const fake = start(gatesOn, { workers: 0 });
     submit();

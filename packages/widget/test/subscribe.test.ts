@@ -391,24 +391,38 @@ describe('prepareGates: the gates passed before the submit (contract §16)', () 
   function prepared(options: ServiceOptions = gatesOn) {
     const service = setup(options);
     server.use(service.gates);
+    const reports: Progress[] = [];
     const ready = prepareGates({
       baseUrl: BASE_URL,
       waitlistId: WAITLIST_ID,
       clock: service.clock,
       workers: 0,
+      onProgress: (p) => reports.push(p),
     });
-    return { ...service, ready };
+    return { ...service, ready, reports };
   }
 
   it('waits out the minimum age and solves: the sign-up is one request', async () => {
     const { run, ready, requests, clock, gateRequests } = prepared();
     expect(gateRequests).toBe(0);
     const tokens = await ready;
-    expect(clock.sleeps).toEqual([1500]);
+    expect(clock.sleeps).toEqual([250, 250, 250, 250, 250, 250]);
     expect(tokens?.challenge_token).toEqual(expect.any(String));
     expect(verifyPow(tokens?.pow?.nonce ?? '', tokens?.pow?.solution ?? -1, 8)).toBe(true);
     await expect(run({ prepared: ready, workers: 0 })).resolves.toMatchObject({ status: 'accepted' });
     expect(requests).toHaveLength(1);
+  });
+
+  it('reports its solve and then its wait as round 0, as the 428 loop reports its rounds', async () => {
+    const { ready, reports } = prepared();
+    await ready;
+    const pows = reports.filter((p) => p.phase === 'pow');
+    expect(pows[0]).toEqual({ phase: 'pow', round: 0, difficulty: 8, hashes: 0, expected: 256, rate: 0 });
+    const waits = reports.filter((p) => p.phase === 'challenge');
+    expect(waits.map((p) => p.remainingMs)).toEqual([1500, 1250, 1000, 750, 500, 250, 0]);
+    expect(waits.every((p) => p.round === 0 && p.minAgeMs === 1500)).toBe(true);
+    // The minimum age runs while the solver works: the solve's reports all come first.
+    expect(reports.findIndex((p) => p.phase === 'challenge')).toBe(pows.length);
   });
 
   it('near expiry, the tokens are left out: the 428 loop passes the gates', async () => {
@@ -433,6 +447,16 @@ describe('prepareGates: the gates passed before the submit (contract §16)', () 
     await expect(ready).resolves.toBeUndefined();
     await expect(service.run({ prepared: ready, workers: 0 })).resolves.toMatchObject({ status: 'accepted' });
     expect(service.requests).toHaveLength(3);
+  });
+
+  it('sends `{}` without cookies, as the sign-up does', async () => {
+    const calls: RequestInit[] = [];
+    const fetch = (async (_url: string, init: RequestInit) => {
+      calls.push(init);
+      return Response.json({});
+    }) as typeof globalThis.fetch;
+    await prepareGates({ baseUrl: BASE_URL, waitlistId: WAITLIST_ID, fetch });
+    expect(calls).toEqual([expect.objectContaining({ method: 'POST', body: '{}', credentials: 'omit' })]);
   });
 
   it('no gate on: `{}`, nothing waited or solved', async () => {

@@ -24,9 +24,12 @@ export type Progress =
   | { phase: 'submitting'; attempt: number }
   /** A 5xx or network failure; the request is sent again after `delayMs`. */
   | { phase: 'retry'; delayMs: number }
-  /** Waiting out a Challenge token's minimum age; the first report of each round comes at once. */
+  /**
+   * Waiting out a Challenge token's minimum age; the first report of each round comes at once.
+   * Round 0 is `prepareGates()`'s, before any 428.
+   */
   | { phase: 'challenge'; round: number; minAgeMs: number; remainingMs: number }
-  /** Solving Proof of Work; the first report of each round (hashes 0) comes at once. */
+  /** Solving Proof of Work; the first report of each round (hashes 0) comes at once. Round 0: `prepareGates()`. */
   | { phase: 'pow'; round: number; difficulty: number; hashes: number; expected: number; rate: number }
   | { phase: 'done' };
 
@@ -58,7 +61,7 @@ export interface SubscribeOptions {
 export type { PreparedGates };
 export type PrepareOptions = Pick<
   SubscribeOptions,
-  'baseUrl' | 'waitlistId' | 'signal' | 'fetch' | 'origin' | 'workers' | 'clock'
+  'baseUrl' | 'waitlistId' | 'signal' | 'fetch' | 'origin' | 'workers' | 'clock' | 'onProgress'
 >;
 
 /** Progress of a challenge wait is reported this often. */
@@ -85,6 +88,43 @@ function endpoint({ waitlistId, ...options }: PrepareOptions, path: string) {
   };
 }
 
+type Report = (progress: Progress) => void;
+
+/** Solves a Proof of Work round, reporting as it goes (the first report, hashes 0, at once). */
+function solveReported(
+  nonce: string,
+  difficulty: number,
+  round: number,
+  report: Report,
+  options: PrepareOptions,
+): Promise<number> {
+  const pows = (hashes: number, rate: number) =>
+    report({ phase: 'pow', round, difficulty, hashes, expected: 2 ** difficulty, rate });
+  pows(0, 0);
+  // The options' signal and workers; nothing else of them is the solver's.
+  return solvePow(nonce, difficulty, { ...options, onProgress: (p) => pows(p.hashes, p.rate) });
+}
+
+/**
+ * Waits out a Challenge token's minimum age, reporting every tick. The token's age counts from its
+ * issue; its receipt (`receivedAt`) is the closest the client knows.
+ */
+async function waitOut(
+  receivedAt: number,
+  minAgeMs: number,
+  round: number,
+  report: Report,
+  clock: Clock,
+  signal?: AbortSignal,
+): Promise<void> {
+  for (;;) {
+    const remainingMs = Math.max(0, receivedAt + minAgeMs - clock.now());
+    report({ phase: 'challenge', round, minAgeMs, remainingMs });
+    if (!remainingMs) return;
+    await clock.sleep(Math.min(remainingMs, CHALLENGE_TICK_MS), signal);
+  }
+}
+
 /**
  * Passes the waitlist's gates before the sign-up (contract §16): fetches a Challenge token and a
  * Proof of Work nonce, waits out the token's minimum age while solving, and resolves with what
@@ -93,18 +133,20 @@ function endpoint({ waitlistId, ...options }: PrepareOptions, path: string) {
  * sign-up then passes the gates itself, answering 428s.
  */
 export async function prepareGates(options: PrepareOptions): Promise<PreparedGates | undefined> {
-  const { signal, clock = systemClock, fetch: doFetch = fetch } = options;
+  const { signal, clock = systemClock, fetch: doFetch = fetch, onProgress: report = () => {} } = options;
   try {
     const { url, headers } = endpoint(options, 'gates');
-    const response = await doFetch(url, { method: 'POST', headers, body: '{}', signal });
+    const response = await doFetch(url, { method: 'POST', headers, body: '{}', credentials: 'omit', signal });
     const at = clock.now();
     // Not checked further: an error's body has neither gate, the solver refuses a bad nonce,
     // and a bad token only costs a 428.
     const { challenge, pow }: GatesResponse = await response.json();
-    const solved = pow && { nonce: pow.nonce, solution: await solvePow(pow.nonce, pow.difficulty, options) };
-    // The minimum age runs while the solver works: only what is left of it is waited out. The
-    // token's age counts from its issue; its receipt is the closest the client knows.
-    if (challenge) await clock.sleep(at + challenge.min_age_ms - clock.now(), signal);
+    const solved = pow && {
+      nonce: pow.nonce,
+      solution: await solveReported(pow.nonce, pow.difficulty, 0, report, options),
+    };
+    // The minimum age runs while the solver works: only what is left of it is waited out.
+    if (challenge) await waitOut(at, challenge.min_age_ms, 0, report, clock, signal);
     return { at, challenge_token: challenge?.token, pow: solved };
   } catch {}
 }
@@ -179,26 +221,11 @@ export async function subscribe(options: SubscribeOptions): Promise<Subscribed> 
       report({ phase: 'retry', delayMs: step.delayMs });
       await clock.sleep(step.delayMs, signal);
     } else if (step.next === 'challenge') {
-      const { token, minAgeMs, round } = step;
-      challengeToken = token;
-      // The token's age counts from its issue; its receipt is the closest the client knows.
-      for (;;) {
-        const remainingMs = Math.max(0, receivedAt + minAgeMs - clock.now());
-        report({ phase: 'challenge', round, minAgeMs, remainingMs });
-        if (!remainingMs) break;
-        await clock.sleep(Math.min(remainingMs, CHALLENGE_TICK_MS), signal);
-      }
+      challengeToken = step.token;
+      await waitOut(receivedAt, step.minAgeMs, step.round, report, clock, signal);
     } else {
-      const { nonce, difficulty, round } = step;
-      const pows = (hashes: number, rate: number) =>
-        report({ phase: 'pow', round, difficulty, hashes, expected: 2 ** difficulty, rate });
-      pows(0, 0);
-      const solution = await solvePow(nonce, difficulty, {
-        signal,
-        workers: options.workers,
-        onProgress: (p) => pows(p.hashes, p.rate),
-      });
-      pow = { nonce, solution };
+      const { nonce } = step;
+      pow = { nonce, solution: await solveReported(nonce, step.difficulty, step.round, report, options) };
     }
   }
 }

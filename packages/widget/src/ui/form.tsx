@@ -153,7 +153,12 @@ export class Form extends Component<FormProps, FormState> {
     // No `#since` yet: NaN, not less.
     if (!(Date.now() - (this.#since as number) < STALE_MS)) {
       this.#since = Date.now();
-      this.#prepared = prepareGates({ ...this.props.config, signal: this.#controller.signal });
+      this.#prepared = prepareGates({
+        ...this.props.config,
+        signal: this.#controller.signal,
+        // Shown only once the visitor has clicked and waits for them; silent while they type.
+        onProgress: (progress) => this.state.busy && this.#progress(progress),
+      });
     }
   };
 

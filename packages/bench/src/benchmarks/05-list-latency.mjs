@@ -51,6 +51,21 @@ function checkPage(label, page, { total, first, last }) {
 }
 
 /** Round-robin timing of several GETs: `n` rounds, each request of each measurement once. */
+/**
+ * Sets the boost with the command line while the server runs (it re-ranks the referrers) and
+ * returns page 1, checked whole and with referrers moved up from where `plain1` had them.
+ */
+async function boostPage1({ client, path, headers, db, tenant, size, plain1, store }) {
+  await cli(['waitlist', 'update', '--waitlist', tenant.waitlistId, '--referral-boost', String(BOOST)], db);
+  const boosted1 = await client.getJson(`${path}?page=1`, headers);
+  checkPage(`${store}page 1, boost`, boosted1, { total: size, first: 1, last: LIMIT });
+  assert(
+    boosted1.items.some((item, i) => item.referral_count > 0 && item.id !== plain1.items[i].id),
+    `${store}page 1 with a boost moves referrers up`,
+  );
+  return boosted1;
+}
+
 async function roundRobin(client, measurements, headers, n) {
   for (const m of measurements) await client.timeGets(m.path, m.auth ? headers : {}, 0, { warmup: 3 });
   const times = Object.fromEntries(measurements.map((m) => [m.key, []]));
@@ -223,17 +238,7 @@ export default {
           headers,
           n,
         );
-        // The boost, set with the command line while the server runs: it re-ranks the referrers.
-        await cli(
-          ['waitlist', 'update', '--waitlist', tenant.waitlistId, '--referral-boost', String(BOOST)],
-          db,
-        );
-        const boosted1 = await client.getJson(`${path}?page=1`, headers);
-        checkPage('page 1, boost', boosted1, { total: size, first: 1, last: LIMIT });
-        assert(
-          boosted1.items.some((item, i) => item.referral_count > 0 && item.id !== plain1.items[i].id),
-          'page 1 with a boost moves referrers up',
-        );
+        const boosted1 = await boostPage1({ client, path, headers, db, tenant, size, plain1, store: '' });
         checkPage('last page, boost', await client.getJson(`${path}?page=${lastPage}`, headers), {
           total: size,
           last: size,
@@ -555,16 +560,16 @@ async function postgresSection(ctx, { sizes, n, goalSize, sqlite }) {
         const plain = await roundRobin(client, measurements, headers, n);
         // In the state q was just measured in (before the boost rewrites the referrers' rows).
         const countFloor = await withClient(db, (c) => searchFloor(c, tenant.waitlistId));
-        await cli(
-          ['waitlist', 'update', '--waitlist', tenant.waitlistId, '--referral-boost', String(BOOST)],
+        const boosted1 = await boostPage1({
+          client,
+          path,
+          headers,
           db,
-        );
-        const boosted1 = await client.getJson(`${path}?page=1`, headers);
-        checkPage('PostgreSQL page 1, boost', boosted1, { total: size, first: 1, last: LIMIT });
-        assert(
-          boosted1.items.some((item, i) => item.referral_count > 0 && item.id !== plain1.items[i].id),
-          'PostgreSQL: page 1 with a boost moves referrers up',
-        );
+          tenant,
+          size,
+          plain1,
+          store: 'PostgreSQL ',
+        });
         const boostedQ = await client.getJson(`${path}${q}`, headers);
         checkPage('PostgreSQL q, boost', boostedQ, { total: seeded.searchMatches });
         await checkPositions('page 1 and q, boost', [...boosted1.items, ...boostedQ.items]);

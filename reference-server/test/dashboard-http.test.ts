@@ -433,7 +433,7 @@ describe('subscriber lifecycle', () => {
     expect(text((await b.get(`${base}/subscribers?admitted=lots`)).html)).not.toContain('Let in');
   });
 
-  it('shows members everything held but refuses their forged admit and erase posts with 403, changing nothing', async () => {
+  it('shows members everything held but refuses their forged admit and erase posts with 403, changing nothing, and logs them', async () => {
     const { t, ids } = await withLine(3);
     const member = await operator(t, 'member');
     const b = new Browser(h.server.url);
@@ -463,10 +463,23 @@ describe('subscriber lifecycle', () => {
     expect((await b.get(`${base}/subscribers/${ids[1]}/erase`)).res.status).toBe(403);
     for (const id of ids) expect(await statusOf(t, id)).toBe('waiting');
     expect(await waitingCount(b, t)).toBe(3);
-    const log = await h.cli<{ items: { action: string }[] }>(['activity', '--tenant', t.tenantId]);
+    const log = await h.cli<{
+      items: { action: string; actor: { name: string }; details: { waitlist_id: string | null } }[];
+    }>(['activity', '--tenant', t.tenantId]);
+    // Newest first: each forged post is in the log with its member, and nothing else happened.
     expect(
-      log.items.filter((e) => e.action.startsWith('subscriber.') && e.action !== 'subscriber.created'),
-    ).toEqual([]);
+      log.items
+        .filter((e) => e.action.startsWith('subscriber.') && e.action !== 'subscriber.created')
+        .map((e) => `${e.action} ${e.actor.name} ${e.details.waitlist_id}`),
+    ).toEqual([
+      `subscriber.erase_refused ${member} ${t.waitlistId}`,
+      `subscriber.admit_refused ${member} ${t.waitlistId}`,
+      `subscriber.admit_refused ${member} ${t.waitlistId}`,
+      `subscriber.admit_refused ${member} ${t.waitlistId}`,
+    ]);
+    const activity = text((await b.get('/dashboard/activity')).html);
+    expect(activity).toContain(`${member} (operator) was refused erasing a subscriber`);
+    expect(activity).toContain(`${member} (operator) was refused letting subscribers in`);
     expect((await b.get(`${base}/overview`)).res.status).toBe(200);
   });
 

@@ -390,20 +390,44 @@ export class Operators {
     return found;
   }
 
-  /** A write about subscribers, as an operator: admins only, on a waitlist of their own tenant. */
-  private async asAdmin(operatorId: string, waitlistId: string, what: string) {
+  /**
+   * A write about subscribers, as an operator: admins only, on a waitlist of their own tenant. A
+   * member's attempt (only a forged form or a script can make one) is refused and logged, as
+   * refused key actions are; the waitlist is named only when it is the tenant's own.
+   */
+  private async asAdmin(
+    operatorId: string,
+    waitlistId: string,
+    what: string,
+    refusedAs: 'subscriber.admit_refused' | 'subscriber.erase_refused',
+  ) {
     const operator = await this.operator(operatorId);
-    if (operator.role !== 'admin') throw forbidden(`Only admins can ${what}.`);
-    const waitlist = await this.tenantWaitlist(operator, waitlistId);
     const who = {
       tenantId: operator.tenant_id,
       actor: { type: 'operator' as const, id: operator.id, name: operator.email },
     };
+    if (operator.role !== 'admin') {
+      const own = await this.store.reads.waitlists.get(waitlistId);
+      const details = {
+        waitlist_id: own?.tenant_id === operator.tenant_id ? own.id : null,
+        reason: 'forbidden',
+      };
+      await this.store.write((tx) =>
+        tx.activity.append({ ...who, action: refusedAs, details }, this.clock.now()),
+      );
+      throw forbidden(`Only admins can ${what}.`);
+    }
+    const waitlist = await this.tenantWaitlist(operator, waitlistId);
     return { operator, waitlist, who };
   }
 
   async admit(operatorId: string, waitlistId: string, admission: Admission): Promise<ListedSubscriber[]> {
-    const { waitlist, who } = await this.asAdmin(operatorId, waitlistId, 'let subscribers in');
+    const { waitlist, who } = await this.asAdmin(
+      operatorId,
+      waitlistId,
+      'let subscribers in',
+      'subscriber.admit_refused',
+    );
     // The API's schema and the command line's parser check this too; the dashboard's form is text.
     if ('count' in admission) {
       const { count } = admission;
@@ -422,7 +446,12 @@ export class Operators {
     waitlistId: string,
     by: { id: string } | { email: string },
   ): Promise<string> {
-    const { waitlist, who } = await this.asAdmin(operatorId, waitlistId, 'erase subscribers');
+    const { waitlist, who } = await this.asAdmin(
+      operatorId,
+      waitlistId,
+      'erase subscribers',
+      'subscriber.erase_refused',
+    );
     const id = await this.subscriberId(waitlist, by);
     if (!(await this.store.write((tx) => eraseIn(tx, this.clock, who, waitlist.id, id)))) {
       throw notFound('subscriber', id);

@@ -389,6 +389,12 @@ describe('subscriber lifecycle', () => {
       )?.[1],
     );
 
+  /** The list page's admission form: its CSRF token and its one-time token. */
+  const admitForm = async (b: Browser, base: string) => {
+    const { html } = await b.get(`${base}/subscribers`);
+    return { _csrf: Browser.csrf(html), once: html.match(/name="once" value="([^"]+)"/)?.[1] as string };
+  };
+
   it('lets an admin admit the next N and one by one, and erase one, with notices and log entries', async () => {
     const { t, ids } = await withLine(4);
     const b = new Browser(h.server.url);
@@ -398,7 +404,7 @@ describe('subscriber lifecycle', () => {
     expect(list.html).toContain(`href="${base}/subscribers/${ids[0]}"`);
     const _csrf = Browser.csrf(list.html);
 
-    const admitted = await b.post(`${base}/admissions`, { count: '2', _csrf });
+    const admitted = await b.post(`${base}/admissions`, { count: '2', ...(await admitForm(b, base)) });
     expect(admitted.res.status).toBe(303);
     expect(admitted.res.headers.get('location')).toBe(`${base}/subscribers?admitted=2`);
     expect(text((await b.get(`${base}/subscribers?admitted=2`)).html)).toContain('Let in 2 people.');
@@ -509,9 +515,9 @@ describe('subscriber lifecycle', () => {
     const b = new Browser(h.server.url);
     await b.signIn(`admin-${t.tenantId}@test.example`);
     const base = `/dashboard/waitlists/${t.waitlistId}`;
-    const _csrf = Browser.csrf((await b.get(`${base}/subscribers`)).html);
+    const form = await admitForm(b, base);
     for (const count of ['0', '1001', '2.5', '-3', 'five', '', '99999999999']) {
-      const bad = await b.post(`${base}/admissions`, { count, _csrf });
+      const bad = await b.post(`${base}/admissions`, { count, ...form });
       expect(bad.res.status, count).toBe(400);
       expect(text(bad.html)).toContain('Enter a whole number from 1 to 1000.');
       expect(bad.html).toContain('aria-invalid="true"');
@@ -519,11 +525,43 @@ describe('subscriber lifecycle', () => {
     }
     expect(await statusOf(t, ids[0] as string)).toBe('waiting');
     // 1000 is allowed, even with fewer waiting.
-    const all = await b.post(`${base}/admissions`, { count: '1000', _csrf });
+    const all = await b.post(`${base}/admissions`, { count: '1000', ...form });
     expect(all.res.headers.get('location')).toBe(`${base}/subscribers?admitted=1`);
-    const none = await b.post(`${base}/admissions`, { count: '5', _csrf });
+    const none = await b.post(`${base}/admissions`, { count: '5', ...(await admitForm(b, base)) });
     expect(none.res.headers.get('location')).toBe(`${base}/subscribers?admitted=0`);
     expect(text((await b.get(`${base}/subscribers?admitted=0`)).html)).toContain('Nobody was waiting');
+  });
+
+  it('lets the same admission form in once: a double click or a repost admits N, not 2N', async () => {
+    const { t, ids } = await withLine(10);
+    const b = new Browser(h.server.url);
+    await b.signIn(`admin-${t.tenantId}@test.example`);
+    const base = `/dashboard/waitlists/${t.waitlistId}`;
+    const form = await admitForm(b, base);
+    // Two clicks in flight at once, then the browser's "resend the form" on reload.
+    const clicks = await Promise.all([0, 1].map(() => b.post(`${base}/admissions`, { count: '3', ...form })));
+    const again = await b.post(`${base}/admissions`, { count: '3', ...form });
+    expect([...clicks, again].map((c) => c.res.headers.get('location')).sort()).toEqual([
+      `${base}/subscribers?admitted=3`,
+      `${base}/subscribers?repeated=1`,
+      `${base}/subscribers?repeated=1`,
+    ]);
+    expect(text((await b.get(`${base}/subscribers?repeated=1`)).html)).toContain(
+      'That form was sent already: nobody more was let in.',
+    );
+    const admitted = (await (await apiList(h.server, t.key, t.waitlistId, '?status=admitted')).json()) as {
+      items: { id: string }[];
+    };
+    expect(admitted.items.map((s) => s.id).sort()).toEqual(ids.slice(0, 3).sort());
+    // A fresh form is a fresh admission; a token we never made is refused at the field.
+    const next = await b.post(`${base}/admissions`, { count: '2', ...(await admitForm(b, base)) });
+    expect(next.res.headers.get('location')).toBe(`${base}/subscribers?admitted=2`);
+    for (const once of ['', 'x', 'a'.repeat(200), '../../etc']) {
+      const stale = await b.post(`${base}/admissions`, { count: '2', _csrf: form._csrf, once });
+      expect(stale.res.status, once).toBe(400);
+      expect(text(stale.html)).toContain('This form is out of date');
+    }
+    expect(await waitingCount(b, t)).toBe(5);
   });
 
   it('treats another tenant’s subscribers and overview as missing: 404, and nothing changes', async () => {

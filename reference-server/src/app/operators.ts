@@ -44,6 +44,9 @@ import type { Store } from '../store/store.js';
 import { admitIn, eraseIn } from './lifecycle.js';
 
 /** Event types an endpoint can ask for (contract §14). */
+/** How long a form's one-time token is remembered once used: far longer than any double click. */
+const FORM_TOKEN_KEPT_MS = 24 * 60 * 60_000;
+
 const WEBHOOK_EVENTS: readonly string[] = [
   'subscriber.created',
   'subscriber.confirmed',
@@ -421,7 +424,24 @@ export class Operators {
     return { operator, waitlist, who };
   }
 
-  async admit(operatorId: string, waitlistId: string, admission: Admission): Promise<ListedSubscriber[]> {
+  /**
+   * Lets people in. `once`, from a form, is that form's one-time token: redeemed in the
+   * admission's own write, so the same form posted again (a double click, a reload, a second
+   * process behind a load balancer) lets nobody more in, and answers `repeated`.
+   */
+  async admit(
+    operatorId: string,
+    waitlistId: string,
+    admission: Admission,
+    once: string,
+  ): Promise<ListedSubscriber[] | 'repeated'>;
+  async admit(operatorId: string, waitlistId: string, admission: Admission): Promise<ListedSubscriber[]>;
+  async admit(
+    operatorId: string,
+    waitlistId: string,
+    admission: Admission,
+    once?: string,
+  ): Promise<ListedSubscriber[] | 'repeated'> {
     const { waitlist, who } = await this.asAdmin(
       operatorId,
       waitlistId,
@@ -435,7 +455,16 @@ export class Operators {
         throw invalid(`The count must be a whole number from 1 to ${ADMISSION_MAX}.`, 'count');
       }
     }
-    const items = await this.store.write((tx) => admitIn(tx, this.clock, who, waitlist.id, admission));
+    if (once !== undefined && !/^[A-Za-z0-9_-]{16,64}$/.test(once)) {
+      throw invalid('This form is out of date: check the number and submit it again.', 'count');
+    }
+    const items = await this.store.write(async (tx) => {
+      if (once !== undefined) {
+        const use = { id: `admit-form:${once}`, expiresAt: this.clock.now() + FORM_TOKEN_KEPT_MS };
+        if ((await tx.tokens.redeem([use])).length > 0) return 'repeated' as const;
+      }
+      return admitIn(tx, this.clock, who, waitlist.id, admission);
+    });
     if (!items) throw notFound('waitlist', waitlistId);
     return items;
   }

@@ -95,20 +95,15 @@ describe('sign-in floods', () => {
     // 31 scrypt runs of 128 MiB, one at a time by design: half a minute on a loaded 2-core machine.
   }, 90_000);
 
-  it('hashes one password at a time, so API latency stays near its baseline during a flood from many addresses', async () => {
+  // One derivation at a time is counted in password-slots.test.ts; what it buys the API's latency
+  // during a flood is measured by bench item 12, beside its baseline.
+  it('answers a flood of sign-ins from many addresses with 401 or an immediate 429, and the API meanwhile', async () => {
     const t = await p.tenant();
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const timedList = async () => {
-      const started = performance.now();
+    const list = async () => {
       const res = await apiList(p.server, t.key, t.waitlistId);
       expect(res.status).toBe(200);
       await res.arrayBuffer();
-      return performance.now() - started;
     };
-    for (let i = 0; i < 5; i++) await timedList();
-    const baseline: number[] = [];
-    for (let i = 0; i < 30; i++) baseline.push(await timedList());
-
     let settled = false;
     const flood = Promise.all(
       Array.from({ length: 60 }, (_, i) =>
@@ -119,14 +114,13 @@ describe('sign-in floods', () => {
     ).finally(() => {
       settled = true;
     });
-    const during: number[] = [];
-    while (!settled && during.length < 500) during.push(await timedList());
+    let during = 0;
+    while (!settled && during < 500) {
+      await list();
+      during++;
+    }
     const answers = await flood;
-    expect(during.length).toBeGreaterThanOrEqual(5);
-    // Without the bound, four 128 MiB scrypt runs hold every libuv thread the database needs,
-    // and a query that comes after them waits a third of a second; a generous margin over the
-    // baseline tells the two apart.
-    expect(mean(during)).toBeLessThan(mean(baseline) * 3 + 40);
+    expect(during).toBeGreaterThanOrEqual(5);
     const statuses = answers.map((a) => a.res.status);
     // Some were checked (wrong password), the ones past the queue were turned away at once.
     expect(statuses.filter((s) => s === 401).length).toBeGreaterThan(0);

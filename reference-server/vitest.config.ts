@@ -10,8 +10,10 @@ export default defineProject({
   test: {
     name: 'server',
     environment: 'node',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Every file starts servers (and some Chromium): sized for a loaded two-core machine running
+    // three files at once, never for an idle one.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     exclude: [...configDefaults.exclude, ...POSTGRES_ONLY],
   },
 });

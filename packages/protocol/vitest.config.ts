@@ -1,5 +1,6 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'protocol', environment: 'node' },
+  // Property tests run thousands of cases: sized for a loaded machine, not vitest's 5 s default.
+  test: { name: 'protocol', environment: 'node', testTimeout: 30_000 },
 });

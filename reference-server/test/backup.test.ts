@@ -2,7 +2,7 @@
  * `backup --to`: a consistent copy of a live SQLite database (operations.md). SQLite only: on
  * PostgreSQL the command refuses the URL (cli-usage.test.ts) and pg_dump does the job.
  */
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SubscriberStatus } from '@waitlistkit/protocol';
 import { cli, seedTenant, startServer, tempDir } from '@waitlistkit/testkit';
@@ -191,4 +191,34 @@ describe('backup --to', () => {
       live.cleanup();
     }
   }, 120_000);
+});
+
+describe('the files that hold the secrets', () => {
+  const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+
+  it('are created readable by their owner only: the database, its WAL and every backup', async () => {
+    const own = tempDir();
+    try {
+      const t = await seedTenant(own.db, { waitlist: ['--origins', ORIGIN] });
+      const server = await startServer({ db: own.db, env: { WAITLIST_SECRET: SECRET } });
+      try {
+        expect((await publicPost(server, t.waitlistId, { email: 'perm@example.com' })).status).toBe(202);
+        expect([own.db, `${own.db}-wal`, `${own.db}-shm`].map(mode)).toEqual(['600', '600', '600']);
+        const copy = join(own.dir, 'copy.db');
+        await cli(['backup', '--to', copy], { db: own.db });
+        expect(mode(copy)).toBe('600');
+      } finally {
+        await server.stop();
+      }
+      // A file an older version left open to others is closed to them when next opened.
+      for (const file of [own.db, `${own.db}-wal`, `${own.db}-shm`])
+        if (existsSync(file)) chmodSync(file, 0o644);
+      await cli(['tenant', 'create', '--name', 'Reopened', '--plan', 'pro'], { db: own.db });
+      expect(mode(own.db)).toBe('600');
+      for (const file of [`${own.db}-wal`, `${own.db}-shm`])
+        if (existsSync(file)) expect(mode(file)).toBe('600');
+    } finally {
+      own.cleanup();
+    }
+  });
 });

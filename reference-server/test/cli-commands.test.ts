@@ -481,11 +481,18 @@ describe('subscriber get, admit and delete', () => {
 
       const log = (await on(['activity', '--tenant', t.tenantId])).json.items;
       expect(
-        log.slice(0, 3).map((e: { action: string; actor: { type: string } }) => [e.action, e.actor.type]),
+        log
+          .slice(0, 5)
+          .map((e: { action: string; actor: { id: string } }) => [
+            e.action,
+            e.actor.id === member.id ? 'member' : 'admin',
+          ]),
       ).toEqual([
-        ['subscriber.erased', 'operator'],
-        ['subscriber.admitted', 'operator'],
-        ['subscriber.admitted', 'operator'],
+        ['subscriber.erased', 'admin'],
+        ['subscriber.erase_refused', 'member'],
+        ['subscriber.admit_refused', 'member'],
+        ['subscriber.admitted', 'admin'],
+        ['subscriber.admitted', 'admin'],
       ]);
       expect(JSON.stringify(log).toLowerCase()).not.toContain('person');
     } finally {

@@ -95,20 +95,15 @@ describe('sign-in floods', () => {
     // 31 scrypt runs of 128 MiB, one at a time by design: half a minute on a loaded 2-core machine.
   }, 90_000);
 
-  it('hashes one password at a time, so API latency stays near its baseline during a flood from many addresses', async () => {
+  // One derivation at a time is counted in password-slots.test.ts; what it buys the API's latency
+  // during a flood is measured by bench item 12, beside its baseline.
+  it('answers a flood of sign-ins from many addresses with 401 or an immediate 429, and the API meanwhile', async () => {
     const t = await p.tenant();
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const timedList = async () => {
-      const started = performance.now();
+    const list = async () => {
       const res = await apiList(p.server, t.key, t.waitlistId);
       expect(res.status).toBe(200);
       await res.arrayBuffer();
-      return performance.now() - started;
     };
-    for (let i = 0; i < 5; i++) await timedList();
-    const baseline: number[] = [];
-    for (let i = 0; i < 30; i++) baseline.push(await timedList());
-
     let settled = false;
     const flood = Promise.all(
       Array.from({ length: 60 }, (_, i) =>
@@ -119,14 +114,13 @@ describe('sign-in floods', () => {
     ).finally(() => {
       settled = true;
     });
-    const during: number[] = [];
-    while (!settled && during.length < 500) during.push(await timedList());
+    let during = 0;
+    while (!settled && during < 500) {
+      await list();
+      during++;
+    }
     const answers = await flood;
-    expect(during.length).toBeGreaterThanOrEqual(5);
-    // Without the bound, four 128 MiB scrypt runs hold every libuv thread the database needs,
-    // and a query that comes after them waits a third of a second; a generous margin over the
-    // baseline tells the two apart.
-    expect(mean(during)).toBeLessThan(mean(baseline) * 3 + 40);
+    expect(during).toBeGreaterThanOrEqual(5);
     const statuses = answers.map((a) => a.res.status);
     // Some were checked (wrong password), the ones past the queue were turned away at once.
     expect(statuses.filter((s) => s === 401).length).toBeGreaterThan(0);
@@ -389,6 +383,12 @@ describe('subscriber lifecycle', () => {
       )?.[1],
     );
 
+  /** The list page's admission form: its CSRF token and its one-time token. */
+  const admitForm = async (b: Browser, base: string) => {
+    const { html } = await b.get(`${base}/subscribers`);
+    return { _csrf: Browser.csrf(html), once: html.match(/name="once" value="([^"]+)"/)?.[1] as string };
+  };
+
   it('lets an admin admit the next N and one by one, and erase one, with notices and log entries', async () => {
     const { t, ids } = await withLine(4);
     const b = new Browser(h.server.url);
@@ -398,7 +398,7 @@ describe('subscriber lifecycle', () => {
     expect(list.html).toContain(`href="${base}/subscribers/${ids[0]}"`);
     const _csrf = Browser.csrf(list.html);
 
-    const admitted = await b.post(`${base}/admissions`, { count: '2', _csrf });
+    const admitted = await b.post(`${base}/admissions`, { count: '2', ...(await admitForm(b, base)) });
     expect(admitted.res.status).toBe(303);
     expect(admitted.res.headers.get('location')).toBe(`${base}/subscribers?admitted=2`);
     expect(text((await b.get(`${base}/subscribers?admitted=2`)).html)).toContain('Let in 2 people.');
@@ -433,7 +433,7 @@ describe('subscriber lifecycle', () => {
     expect(text((await b.get(`${base}/subscribers?admitted=lots`)).html)).not.toContain('Let in');
   });
 
-  it('shows members everything held but refuses their forged admit and erase posts with 403, changing nothing', async () => {
+  it('shows members everything held but refuses their forged admit and erase posts with 403, changing nothing, and logs them', async () => {
     const { t, ids } = await withLine(3);
     const member = await operator(t, 'member');
     const b = new Browser(h.server.url);
@@ -463,10 +463,23 @@ describe('subscriber lifecycle', () => {
     expect((await b.get(`${base}/subscribers/${ids[1]}/erase`)).res.status).toBe(403);
     for (const id of ids) expect(await statusOf(t, id)).toBe('waiting');
     expect(await waitingCount(b, t)).toBe(3);
-    const log = await h.cli<{ items: { action: string }[] }>(['activity', '--tenant', t.tenantId]);
+    const log = await h.cli<{
+      items: { action: string; actor: { name: string }; details: { waitlist_id: string | null } }[];
+    }>(['activity', '--tenant', t.tenantId]);
+    // Newest first: each forged post is in the log with its member, and nothing else happened.
     expect(
-      log.items.filter((e) => e.action.startsWith('subscriber.') && e.action !== 'subscriber.created'),
-    ).toEqual([]);
+      log.items
+        .filter((e) => e.action.startsWith('subscriber.') && e.action !== 'subscriber.created')
+        .map((e) => `${e.action} ${e.actor.name} ${e.details.waitlist_id}`),
+    ).toEqual([
+      `subscriber.erase_refused ${member} ${t.waitlistId}`,
+      `subscriber.admit_refused ${member} ${t.waitlistId}`,
+      `subscriber.admit_refused ${member} ${t.waitlistId}`,
+      `subscriber.admit_refused ${member} ${t.waitlistId}`,
+    ]);
+    const activity = text((await b.get('/dashboard/activity')).html);
+    expect(activity).toContain(`${member} (operator) was refused erasing a subscriber`);
+    expect(activity).toContain(`${member} (operator) was refused letting subscribers in`);
     expect((await b.get(`${base}/overview`)).res.status).toBe(200);
   });
 
@@ -496,9 +509,9 @@ describe('subscriber lifecycle', () => {
     const b = new Browser(h.server.url);
     await b.signIn(`admin-${t.tenantId}@test.example`);
     const base = `/dashboard/waitlists/${t.waitlistId}`;
-    const _csrf = Browser.csrf((await b.get(`${base}/subscribers`)).html);
+    const form = await admitForm(b, base);
     for (const count of ['0', '1001', '2.5', '-3', 'five', '', '99999999999']) {
-      const bad = await b.post(`${base}/admissions`, { count, _csrf });
+      const bad = await b.post(`${base}/admissions`, { count, ...form });
       expect(bad.res.status, count).toBe(400);
       expect(text(bad.html)).toContain('Enter a whole number from 1 to 1000.');
       expect(bad.html).toContain('aria-invalid="true"');
@@ -506,11 +519,43 @@ describe('subscriber lifecycle', () => {
     }
     expect(await statusOf(t, ids[0] as string)).toBe('waiting');
     // 1000 is allowed, even with fewer waiting.
-    const all = await b.post(`${base}/admissions`, { count: '1000', _csrf });
+    const all = await b.post(`${base}/admissions`, { count: '1000', ...form });
     expect(all.res.headers.get('location')).toBe(`${base}/subscribers?admitted=1`);
-    const none = await b.post(`${base}/admissions`, { count: '5', _csrf });
+    const none = await b.post(`${base}/admissions`, { count: '5', ...(await admitForm(b, base)) });
     expect(none.res.headers.get('location')).toBe(`${base}/subscribers?admitted=0`);
     expect(text((await b.get(`${base}/subscribers?admitted=0`)).html)).toContain('Nobody was waiting');
+  });
+
+  it('lets the same admission form in once: a double click or a repost admits N, not 2N', async () => {
+    const { t, ids } = await withLine(10);
+    const b = new Browser(h.server.url);
+    await b.signIn(`admin-${t.tenantId}@test.example`);
+    const base = `/dashboard/waitlists/${t.waitlistId}`;
+    const form = await admitForm(b, base);
+    // Two clicks in flight at once, then the browser's "resend the form" on reload.
+    const clicks = await Promise.all([0, 1].map(() => b.post(`${base}/admissions`, { count: '3', ...form })));
+    const again = await b.post(`${base}/admissions`, { count: '3', ...form });
+    expect([...clicks, again].map((c) => c.res.headers.get('location')).sort()).toEqual([
+      `${base}/subscribers?admitted=3`,
+      `${base}/subscribers?repeated=1`,
+      `${base}/subscribers?repeated=1`,
+    ]);
+    expect(text((await b.get(`${base}/subscribers?repeated=1`)).html)).toContain(
+      'That form was sent already: nobody more was let in.',
+    );
+    const admitted = (await (await apiList(h.server, t.key, t.waitlistId, '?status=admitted')).json()) as {
+      items: { id: string }[];
+    };
+    expect(admitted.items.map((s) => s.id).sort()).toEqual(ids.slice(0, 3).sort());
+    // A fresh form is a fresh admission; a token we never made is refused at the field.
+    const next = await b.post(`${base}/admissions`, { count: '2', ...(await admitForm(b, base)) });
+    expect(next.res.headers.get('location')).toBe(`${base}/subscribers?admitted=2`);
+    for (const once of ['', 'x', 'a'.repeat(200), '../../etc']) {
+      const stale = await b.post(`${base}/admissions`, { count: '2', _csrf: form._csrf, once });
+      expect(stale.res.status, once).toBe(400);
+      expect(text(stale.html)).toContain('This form is out of date');
+    }
+    expect(await waitingCount(b, t)).toBe(5);
   });
 
   it('treats another tenant’s subscribers and overview as missing: 404, and nothing changes', async () => {

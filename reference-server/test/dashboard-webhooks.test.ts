@@ -120,6 +120,15 @@ describe('creating an endpoint', () => {
     ) as { type: string; data: { email: string } };
     expect(event.type).toBe('subscriber.created');
     expect(event.data.email).toBe('signed@example.com');
+
+    // The page's address is a capability too: its request log line names the route, not the address.
+    const name = hook.reveal.split('/').pop() as string;
+    await until(
+      'the log lines of the reveal',
+      () => h.server.output().split('/dashboard/webhooks/created/:reveal').length > 2,
+    );
+    expect(h.server.output()).not.toContain(name);
+    expect(h.server.output()).not.toContain(hook.secret);
   });
 
   it('takes no box checked as every event, and no waitlist chosen as all of them', async () => {

@@ -7,7 +7,8 @@
 import { ListPageSchema, solvePow } from '@waitlistkit/protocol';
 import { cli, type RunningServer, seedTenant, startServer, type Tenant, tempDir } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiList, gate, ORIGIN, publicPost, SECRET, until } from './helpers.js';
+import { sql } from './database.js';
+import { addOperator, apiList, Browser, gate, ORIGIN, publicPost, SECRET, until } from './helpers.js';
 import { receiver } from './webhook-receiver.js';
 
 /** One public address for the status pages, as behind a load balancer: the answers name it. */
@@ -166,4 +167,42 @@ describe('three servers on one database', () => {
     }
     // Sixty sign-ups, then as many deliveries by three workers polling in turn: slow on a busy machine.
   }, 90_000);
+
+  it('show a secret created on one of them once, on another, to its creator only, never stored readable', async () => {
+    const t = await tenant([]);
+    const member = await addOperator({ cli: (args) => cli(args, { db: dir.db }) }, t.tenantId, 'admin');
+    const creator = new Browser(at(0).url);
+    await creator.signIn(`admin-${t.tenantId}@test.example`);
+    const form = await creator.get('/dashboard/keys');
+    const created = await creator.post('/dashboard/keys', {
+      name: 'Behind a balancer',
+      preset: 'full',
+      _csrf: Browser.csrf(form.html),
+    });
+    const path = created.res.headers.get('location') as string;
+    expect(path).toMatch(/^\/dashboard\/keys\/created\/[\w-]{16,}$/);
+    // What the database holds while the secret waits: nothing a reader of the file could use.
+    const held = JSON.stringify(await sql(dir.db, 'SELECT * FROM reveals'));
+    expect(held).not.toContain(path.split('/').pop());
+
+    // Another admin of the tenant, with the address, sees nothing; that look does not use it up.
+    const other = new Browser(at(2).url);
+    await other.signIn(member);
+    expect((await other.get(path)).res.status).toBe(410);
+
+    // The redirect lands on another process, as behind a load balancer.
+    const onOther = new Browser(at(1).url);
+    onOther.cookies = creator.cookies;
+    const shown = await onOther.get(path);
+    expect(shown.res.status).toBe(200);
+    const key = shown.html.match(/wlk_live_\w+/)?.[0] as string;
+    expect(key).toBeDefined();
+    expect(held).not.toContain(key);
+    expect((await apiList(at(2), key, t.waitlistId)).status).toBe(200);
+    // Once only, whichever process is asked next.
+    const third = new Browser(at(2).url);
+    third.cookies = creator.cookies;
+    expect((await third.get(path)).res.status).toBe(410);
+    expect((await onOther.get(path)).res.status).toBe(410);
+  });
 });

@@ -122,13 +122,13 @@ describe('public subscribe: per-IP per-waitlist throttle', () => {
     }
     expect(statuses).toEqual(Array(300).fill(400));
     // A token bucket would let one more through every 200 ms from here on (300 per 60 s); the
-    // window admits nothing until the first of the 300 is a minute old. Keep asking for 1.5 s.
+    // window admits nothing until the first of the 300 is a minute old. Keep asking for 1.5 s,
+    // and at least 10 times however slow the machine.
     const since = performance.now();
     const later: number[] = [];
-    while (performance.now() - since < 1500 && later.length < 5000) {
+    while ((performance.now() - since < 1500 || later.length < 10) && later.length < 5000) {
       later.push((await publicPost(h.server, t.waitlistId, {}, from)).status);
     }
-    expect(later.length).toBeGreaterThan(10);
     expect(later.filter((status) => status !== 429)).toEqual([]);
   });
 

@@ -208,7 +208,8 @@ describe('Retry-After', () => {
     await expect(client.subscribers.create(WAITLIST, { email: 'ada@example.com' })).rejects.toBeInstanceOf(
       RateLimitError,
     );
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Far below the hour it was told to wait, however busy the machine.
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(requests).toHaveLength(1);
   });
 

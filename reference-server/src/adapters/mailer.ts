@@ -6,6 +6,7 @@
  * else is worth another attempt on the outbox's schedule.
  */
 import nodemailer from 'nodemailer';
+import MimeNode from 'nodemailer/lib/mime-node';
 
 export interface Mail {
   from: string;
@@ -37,6 +38,22 @@ export function checkSmtpUrl(url: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The recipient as the SMTP envelope will carry it: exactly the one address given, or undefined
+ * when nodemailer's address parser would read it otherwise. A quoted local part may hold `,`, `<`
+ * and `>` (our email check allows RFC 5322's quoted strings); the envelope is given explicitly so
+ * such an address can never become a second recipient, and one the parser would rewrite (it turns
+ * `<` and `>` inside quotes into spaces) is not sent at all rather than sent somewhere else.
+ */
+export function envelopeRecipient(address: string): string | undefined {
+  // Asked of nodemailer's own envelope code, so the check is what the send will do.
+  const { to } = new MimeNode().setEnvelope({ to: [address] }).getEnvelope();
+  return to.length === 1 && to[0] === address ? address : undefined;
+}
+
+/** The bare address of WAITLIST_MAIL_FROM (`Acme <waitlist@acme.example>` or `waitlist@acme.example`). */
+const bareAddress = (from: string) => from.match(/<([^<>]+)>\s*$/)?.[1] ?? from.trim();
+
 export function smtpMailer(url: string, timeoutMs = 15_000): Mailer {
   const transport = nodemailer.createTransport({
     url,
@@ -48,10 +65,18 @@ export function smtpMailer(url: string, timeoutMs = 15_000): Mailer {
   });
   return {
     async send(mail) {
+      const to = envelopeRecipient(mail.to);
+      if (to === undefined) {
+        return {
+          error: 'not sent: the address cannot be written in a mail envelope unchanged',
+          permanent: true,
+        };
+      }
       try {
         const info = await transport.sendMail({
           from: mail.from,
           to: mail.to,
+          envelope: { from: bareAddress(mail.from), to: [to] },
           subject: mail.subject,
           text: mail.text,
           html: mail.html,

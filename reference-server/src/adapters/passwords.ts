@@ -27,24 +27,30 @@ export class HashingBusy extends Error {
   }
 }
 
-let running = 0;
-const waiting: (() => void)[] = [];
-
-/** Runs `task` when a derivation slot is free; throws `HashingBusy` when too many already wait. */
-async function inSlot<T>(task: () => Promise<T>): Promise<T> {
-  if (running >= MAX_RUNNING) {
-    if (waiting.length >= MAX_WAITING) throw new HashingBusy();
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  } else running++;
-  try {
-    return await task();
-  } finally {
-    // The slot passes straight to the next waiter, so `running` never drops in between.
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  }
+/**
+ * A gate for scarce work: at most `maxRunning` tasks at once, at most `maxWaiting` more queued in
+ * order, and past that `HashingBusy` at once. Exported for its test, which counts what runs.
+ */
+export function slots(maxRunning: number, maxWaiting: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async function inSlot<T>(task: () => Promise<T>): Promise<T> {
+    if (running >= maxRunning) {
+      if (waiting.length >= maxWaiting) throw new HashingBusy();
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    } else running++;
+    try {
+      return await task();
+    } finally {
+      // The slot passes straight to the next waiter, so `running` never drops in between.
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
 }
+
+const inSlot = slots(MAX_RUNNING, MAX_WAITING);
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return inSlot(

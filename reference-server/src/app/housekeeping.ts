@@ -9,11 +9,12 @@ export function tokenSecret(store: Store, configured: string | undefined): Promi
   return store.write((tx) => tx.meta.putOnce('token_secret', randomBytes(32).toString('base64url')));
 }
 
-/** Drops idle throttle state, and redeemed tokens, sessions and kept answers past their time. */
+/** Drops idle throttle state, and redeemed tokens, sessions, kept answers and reveals past their time. */
 export function sweep(ctx: Context): void {
   const now = ctx.clock.now();
   for (const limiter of Object.values(ctx.limiters)) limiter.sweep(now).catch(() => undefined);
   ctx.store.write((tx) => tx.tokens.forgetExpired(now)).catch(() => undefined);
   ctx.store.write((tx) => tx.sessions.deleteExpired(now)).catch(() => undefined);
   ctx.store.write((tx) => tx.idempotency.forgetExpired(now)).catch(() => undefined);
+  ctx.store.write((tx) => tx.reveals.forgetExpired(now)).catch(() => undefined);
 }

@@ -44,6 +44,9 @@ import type { Store } from '../store/store.js';
 import { admitIn, eraseIn } from './lifecycle.js';
 
 /** Event types an endpoint can ask for (contract §14). */
+/** How long a form's one-time token is remembered once used: far longer than any double click. */
+const FORM_TOKEN_KEPT_MS = 24 * 60 * 60_000;
+
 const WEBHOOK_EVENTS: readonly string[] = [
   'subscriber.created',
   'subscriber.confirmed',
@@ -390,20 +393,61 @@ export class Operators {
     return found;
   }
 
-  /** A write about subscribers, as an operator: admins only, on a waitlist of their own tenant. */
-  private async asAdmin(operatorId: string, waitlistId: string, what: string) {
+  /**
+   * A write about subscribers, as an operator: admins only, on a waitlist of their own tenant. A
+   * member's attempt (only a forged form or a script can make one) is refused and logged, as
+   * refused key actions are; the waitlist is named only when it is the tenant's own.
+   */
+  private async asAdmin(
+    operatorId: string,
+    waitlistId: string,
+    what: string,
+    refusedAs: 'subscriber.admit_refused' | 'subscriber.erase_refused',
+  ) {
     const operator = await this.operator(operatorId);
-    if (operator.role !== 'admin') throw forbidden(`Only admins can ${what}.`);
-    const waitlist = await this.tenantWaitlist(operator, waitlistId);
     const who = {
       tenantId: operator.tenant_id,
       actor: { type: 'operator' as const, id: operator.id, name: operator.email },
     };
+    if (operator.role !== 'admin') {
+      const own = await this.store.reads.waitlists.get(waitlistId);
+      const details = {
+        waitlist_id: own?.tenant_id === operator.tenant_id ? own.id : null,
+        reason: 'forbidden',
+      };
+      await this.store.write((tx) =>
+        tx.activity.append({ ...who, action: refusedAs, details }, this.clock.now()),
+      );
+      throw forbidden(`Only admins can ${what}.`);
+    }
+    const waitlist = await this.tenantWaitlist(operator, waitlistId);
     return { operator, waitlist, who };
   }
 
-  async admit(operatorId: string, waitlistId: string, admission: Admission): Promise<ListedSubscriber[]> {
-    const { waitlist, who } = await this.asAdmin(operatorId, waitlistId, 'let subscribers in');
+  /**
+   * Lets people in. `once`, from a form, is that form's one-time token: redeemed in the
+   * admission's own write, so the same form posted again (a double click, a reload, a second
+   * process behind a load balancer) lets nobody more in, and answers `repeated`.
+   */
+  async admit(
+    operatorId: string,
+    waitlistId: string,
+    admission: Admission,
+    once: string,
+  ): Promise<ListedSubscriber[] | 'repeated'>;
+  async admit(operatorId: string, waitlistId: string, admission: Admission): Promise<ListedSubscriber[]>;
+  async admit(
+    operatorId: string,
+    waitlistId: string,
+    admission: Admission,
+    once?: string,
+  ): Promise<ListedSubscriber[] | 'repeated'> {
+    const { waitlist, who } = await this.asAdmin(
+      operatorId,
+      waitlistId,
+      'let subscribers in',
+      'subscriber.admit_refused',
+    );
     // The API's schema and the command line's parser check this too; the dashboard's form is text.
     if ('count' in admission) {
       const { count } = admission;
@@ -411,7 +455,16 @@ export class Operators {
         throw invalid(`The count must be a whole number from 1 to ${ADMISSION_MAX}.`, 'count');
       }
     }
-    const items = await this.store.write((tx) => admitIn(tx, this.clock, who, waitlist.id, admission));
+    if (once !== undefined && !/^[A-Za-z0-9_-]{16,64}$/.test(once)) {
+      throw invalid('This form is out of date: check the number and submit it again.', 'count');
+    }
+    const items = await this.store.write(async (tx) => {
+      if (once !== undefined) {
+        const use = { id: `admit-form:${once}`, expiresAt: this.clock.now() + FORM_TOKEN_KEPT_MS };
+        if ((await tx.tokens.redeem([use])).length > 0) return 'repeated' as const;
+      }
+      return admitIn(tx, this.clock, who, waitlist.id, admission);
+    });
     if (!items) throw notFound('waitlist', waitlistId);
     return items;
   }
@@ -422,7 +475,12 @@ export class Operators {
     waitlistId: string,
     by: { id: string } | { email: string },
   ): Promise<string> {
-    const { waitlist, who } = await this.asAdmin(operatorId, waitlistId, 'erase subscribers');
+    const { waitlist, who } = await this.asAdmin(
+      operatorId,
+      waitlistId,
+      'erase subscribers',
+      'subscriber.erase_refused',
+    );
     const id = await this.subscriberId(waitlist, by);
     if (!(await this.store.write((tx) => eraseIn(tx, this.clock, who, waitlist.id, id)))) {
       throw notFound('subscriber', id);

@@ -1,4 +1,5 @@
 /** Reading the dashboard's forms: strings in, typed values or per-field messages out. No I/O. */
+import { randomBytes } from 'node:crypto';
 import { parseList, SETTING_FIELDS } from '../domain/setting-fields.js';
 import type { SettingsPatch, WaitlistSettings } from '../domain/settings.js';
 
@@ -103,4 +104,9 @@ export function parseCount(body: unknown): { raw: string; count: number } {
   const raw = field(body, 'count') ?? '';
   const text = raw.trim();
   return { raw, count: /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN };
+}
+
+/** A one-time token for a form whose second post must do nothing (`Operators.admit`). */
+export function newFormToken(): string {
+  return randomBytes(16).toString('base64url');
 }

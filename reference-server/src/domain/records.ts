@@ -72,7 +72,9 @@ export type ActivityAction =
   | 'subscriber.created'
   | 'subscriber.matched'
   | 'subscriber.admitted'
+  | 'subscriber.admit_refused'
   | 'subscriber.erased'
+  | 'subscriber.erase_refused'
   | 'webhook.created'
   | 'webhook.deleted'
   | 'webhook.resent';

@@ -26,6 +26,7 @@ const SECRET_PATHS: readonly [RegExp, string][] = [
   [/^\/s\/[^/]+/i, '/s/:token'],
   [/^\/c\/[^/]+/i, '/c/:token'],
   [/^\/dashboard\/keys\/created\/[^/]+/i, '/dashboard/keys/created/:reveal'],
+  [/^\/dashboard\/webhooks\/created\/[^/]+/i, '/dashboard/webhooks/created/:reveal'],
 ];
 
 /** The path as logged: capability tokens replaced, query strings (which may hold an email) dropped. */

@@ -69,6 +69,9 @@ const SERVED_BY = {
   'outbox.deliveries': 'listDeliveries',
   'outbox.endpointOf': 'deliveryEndpoint',
   'outbox.resend': 'resendDelivery',
+  'reveals.insert': 'insertReveal',
+  'reveals.take': 'takeReveal',
+  'reveals.forgetExpired': 'forgetExpiredReveals',
   'meta.get': 'getMeta',
   'meta.putOnce': 'putMetaOnce',
 } as const satisfies Record<Path, string>;

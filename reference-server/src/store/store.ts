@@ -308,6 +308,27 @@ export interface Outbox {
 export type FreshSignupInput = Omit<SignupInput, 'referralCode'> & { tokens?: readonly TokenUse[] };
 export type FreshSignupResult = SignupResult | { outcome: 'tokens_taken'; taken: string[] };
 
+/** A secret waiting for its one view, as domain/one-time-secret.ts seals it. */
+export interface NewReveal {
+  lookup: string;
+  /** Only the operator who created the secret may see it. */
+  operatorId: string;
+  /** What the secret belongs to (a key's or an endpoint's id). */
+  subjectId: string;
+  sealed: string;
+  expiresAt: number;
+}
+
+export type StoredReveal = Pick<NewReveal, 'subjectId' | 'sealed'>;
+
+/** Secrets shown once, kept in the store so any process behind a load balancer can show them. */
+export interface Reveals {
+  insert(reveal: NewReveal): Promise<void>;
+  /** The operator's entry, removed as it is read; undefined when it is gone, expired or another's. */
+  take(lookup: string, operatorId: string, now: number): Promise<StoredReveal | undefined>;
+  forgetExpired(now: number): Promise<void>;
+}
+
 /** Server-wide values: the token secret, the demo's ids. */
 export interface Meta {
   get(key: string): Promise<string | undefined>;
@@ -328,6 +349,7 @@ export interface Repositories {
   idempotency: IdempotencyRecords;
   webhooks: WebhookEndpoints;
   outbox: Outbox;
+  reveals: Reveals;
   meta: Meta;
 }
 

@@ -15,6 +15,7 @@ import webhookOutbox from './08-webhook-outbox.mjs';
 import timeTo202Person from './09-time-to-202-person.mjs';
 import attackerYield from './10-attacker-yield.mjs';
 import solverThrottled from './11-solver-throttled.mjs';
+import signInFlood from './12-sign-in-flood.mjs';
 
 export const BENCHMARKS = [
   powSolver,
@@ -28,4 +29,5 @@ export const BENCHMARKS = [
   timeTo202Person,
   attackerYield,
   solverThrottled,
+  signInFlood,
 ];

@@ -153,13 +153,23 @@ function startProcess({ nodeArgs = [], script, args = [], env = {}, ready, name,
   });
 }
 
-/** The reference server on `db`, port 0, quiet logs; `script` replaces the built command line. */
-export async function startServer({ db, env = {}, nodeArgs = [], name = 'reference server', script }) {
+/**
+ * The reference server on `db`, port 0, quiet logs; `script` replaces the built command line,
+ * `args` are more options of `serve` (`--trust-proxy`).
+ */
+export async function startServer({
+  db,
+  env = {},
+  nodeArgs = [],
+  args = [],
+  name = 'reference server',
+  script,
+}) {
   return startProcess({
     name,
     nodeArgs,
     script: script ?? (await built()),
-    args: ['serve', '--port', '0', '--db', db],
+    args: ['serve', '--port', '0', '--db', db, ...args],
     env: { WAITLIST_LOG: 'quiet', WAITLIST_SECRET: 'bench-secret-0123456789abcdef', ...env },
     ready: (output) => {
       const line = output.split('\n').find((l) => l.includes('"msg":"listening"'));

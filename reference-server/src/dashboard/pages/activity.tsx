@@ -10,7 +10,9 @@ const ACTIONS: Record<string, string> = {
   'subscriber.created': 'created a subscriber',
   'subscriber.matched': 'signed up an existing subscriber',
   'subscriber.admitted': 'let subscribers in',
+  'subscriber.admit_refused': 'was refused letting subscribers in',
   'subscriber.erased': 'erased a subscriber',
+  'subscriber.erase_refused': 'was refused erasing a subscriber',
 };
 
 export interface ActivityFilterForm {

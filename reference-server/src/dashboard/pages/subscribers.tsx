@@ -18,6 +18,8 @@ export interface ListView {
   notice?: string | undefined;
   /** The admission form as last submitted, when it needs fixing. */
   admit?: { count: string; error: string } | undefined;
+  /** The admission form's one-time token: the same form posted twice lets people in once. */
+  admitOnce: string;
 }
 
 function ListTabs({ waitlistId, status }: { waitlistId: string; status: SubscriberStatus }) {
@@ -44,13 +46,24 @@ function ListTabs({ waitlistId, status }: { waitlistId: string; status: Subscrib
   );
 }
 
-function AdmitForm({ who, waitlist, form }: { who: Who; waitlist: Waitlist; form: ListView['admit'] }) {
+function AdmitForm({
+  who,
+  waitlist,
+  form,
+  once,
+}: {
+  who: Who;
+  waitlist: Waitlist;
+  form: ListView['admit'];
+  once: string;
+}) {
   const described = ['count-help', form ? 'count-error' : ''].filter(Boolean).join(' ');
   return (
     <section class="card" aria-labelledby="admit-heading">
       <h2 id="admit-heading">Let people in</h2>
       <form method="post" action={`/dashboard/waitlists/${waitlist.id}/admissions`} class="row">
         <Csrf token={who.csrf} />
+        <input type="hidden" name="once" value={once} />
         <div class="field">
           <label for="count">How many, first in line first</label>
           <input
@@ -160,7 +173,7 @@ export function subscribersPage(who: Who, waitlist: Waitlist, result: ListPage, 
           {query.page < last ? <a href={base + qs(query.page + 1)}>Next page</a> : <span />}
         </nav>
       </section>
-      {canAdmit ? <AdmitForm who={who} waitlist={waitlist} form={view.admit} /> : null}
+      {canAdmit ? <AdmitForm who={who} waitlist={waitlist} form={view.admit} once={view.admitOnce} /> : null}
     </>,
   );
 }

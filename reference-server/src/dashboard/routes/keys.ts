@@ -1,16 +1,15 @@
 /** API keys: list, create (the value shown once), revoke. The rules are the app's; refusals become pages. */
 import type { KeyPreset } from '@waitlistkit/protocol';
 import type { Response, Router } from 'express';
+import { holdReveal, takeReveal } from '../../app/reveals.js';
 import type { Container } from '../../container.js';
 import { field, parseName } from '../forms.js';
 import { keyCreatedPage, keyGonePage, keysPage, revokePage } from '../pages/keys.js';
 import { refused } from '../refusals.js';
 import { sendPage, who } from '../respond.js';
-import { oneTimeReveals } from '../reveal.js';
 
 export function keyRoutes(app: Container, router: Router): void {
   const { operators } = app;
-  const reveals = oneTimeReveals(app.clock);
 
   async function renderKeys(res: Response, form: { name?: string; error?: string } = {}, status = 200) {
     const { operator } = who(res);
@@ -35,15 +34,16 @@ export function keyRoutes(app: Container, router: Router): void {
     }
     if (!name) return renderKeys(res, { name: field(req.body, 'name') ?? '', error }, 400);
     try {
-      const { key, value } = await operators.createKey(who(res).operator.id, name, preset as KeyPreset);
-      res.redirect(303, `/dashboard/keys/created/${reveals.put(key.id, value)}`);
+      const { operator } = who(res);
+      const { key, value } = await operators.createKey(operator.id, name, preset as KeyPreset);
+      res.redirect(303, `/dashboard/keys/created/${await holdReveal(app, operator.id, key.id, value)}`);
     } catch (failure) {
       refused(res, failure);
     }
   });
 
   router.get('/keys/created/:reveal', async (req, res) => {
-    const shown = reveals.take(req.params.reveal as string);
+    const shown = await takeReveal(app, who(res).operator.id, req.params.reveal as string);
     const key = shown && (await operators.tenantKey(who(res).operator, shown.id));
     if (!shown || !key) return sendPage(res, keyGonePage(who(res)), 410);
     sendPage(res, keyCreatedPage(who(res), key, shown.secret));

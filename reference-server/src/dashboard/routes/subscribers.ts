@@ -10,7 +10,7 @@ import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Waitlist } from '../../domain/records.js';
 import { csvRow } from '../csv.js';
-import { parseCount } from '../forms.js';
+import { field, newFormToken, parseCount } from '../forms.js';
 import {
   erasePage,
   type ListView,
@@ -27,6 +27,7 @@ const NO_SUBSCRIBER = 'There is no such subscriber on this waitlist in your orga
 /** The notice a redirect asked for; only these few, so a link cannot make the page say anything else. */
 function listNotice(query: Request['query']): string | undefined {
   if (query.erased === '1') return 'Subscriber erased.';
+  if (query.repeated === '1') return 'That form was sent already: nobody more was let in.';
   const admitted = typeof query.admitted === 'string' && /^\d{1,4}$/.test(query.admitted);
   if (!admitted) return undefined;
   const n = Number(query.admitted);
@@ -49,7 +50,7 @@ export function subscriberRoutes(app: Container, router: Router): void {
       ? parsed.value
       : { page: 1, limit: 50, q: '', status: SubscriberStatus.waiting as SubscriberStatus };
     const result = (await listPage(app.store, waitlist.id, query)) ?? { items: [], total: 0 };
-    const view: ListView = { query, notice: listNotice(req.query), ...extra };
+    const view: ListView = { query, notice: listNotice(req.query), admitOnce: newFormToken(), ...extra };
     sendPage(
       res,
       subscribersPage(who(res), waitlist, result, view),
@@ -87,11 +88,17 @@ export function subscriberRoutes(app: Container, router: Router): void {
     if (!waitlist) return;
     const { raw, count } = parseCount(req.body);
     try {
-      const items = await operators.admit(who(res).operator.id, waitlist.id, { count });
-      res.redirect(303, `${subscribersPath(waitlist.id)}?admitted=${items.length}`);
+      const once = field(req.body, 'once') ?? '';
+      const items = await operators.admit(who(res).operator.id, waitlist.id, { count }, once);
+      const outcome = items === 'repeated' ? 'repeated=1' : `admitted=${items.length}`;
+      res.redirect(303, `${subscribersPath(waitlist.id)}?${outcome}`);
     } catch (failure) {
       if (failure instanceof DomainError && failure.code === 'invalid_request' && failure.field === 'count') {
-        const error = `Enter a whole number from 1 to ${ADMISSION_MAX}.`;
+        // The app's words for a stale form; plainer ones than its own for a bad number.
+        const error =
+          Number.isNaN(count) || count < 1 || count > ADMISSION_MAX
+            ? `Enter a whole number from 1 to ${ADMISSION_MAX}.`
+            : failure.message;
         return renderList(req, res, waitlist, { admit: { count: raw, error } });
       }
       refused(res, failure);

@@ -5,6 +5,7 @@
  * turns its answers into redirects and pages.
  */
 import type { Request, Response, Router } from 'express';
+import { holdReveal, takeReveal } from '../../app/reveals.js';
 import type { Container } from '../../container.js';
 import { DomainError } from '../../domain/errors.js';
 import { type FieldErrors, type WebhookForm, webhookForm } from '../forms.js';
@@ -17,7 +18,6 @@ import {
 } from '../pages/webhooks.js';
 import { refused } from '../refusals.js';
 import { sendPage, who } from '../respond.js';
-import { oneTimeReveals } from '../reveal.js';
 
 const NO_ENDPOINT = 'There is no such webhook endpoint in your organisation.';
 const EMPTY_FORM: WebhookForm = { url: '', events: [], waitlist: '' };
@@ -31,7 +31,6 @@ function noticeOf(query: Request['query']): string | undefined {
 
 export function webhookRoutes(app: Container, router: Router): void {
   const { operators } = app;
-  const reveals = oneTimeReveals(app.clock);
   const waitlistsOf = (res: Response) => operators.listWaitlists(who(res).operator.tenant_id);
 
   async function renderList(
@@ -54,12 +53,14 @@ export function webhookRoutes(app: Container, router: Router): void {
   router.post('/webhooks', async (req, res) => {
     const form = webhookForm(req.body);
     try {
-      const { endpoint, secret } = await operators.createWebhook(who(res).operator.id, {
+      const { operator } = who(res);
+      const { endpoint, secret } = await operators.createWebhook(operator.id, {
         url: form.url.trim(),
         events: form.events,
         waitlistId: form.waitlist === '' ? undefined : form.waitlist,
       });
-      res.redirect(303, `/dashboard/webhooks/created/${reveals.put(endpoint.id, secret)}`);
+      const reveal = await holdReveal(app, operator.id, endpoint.id, secret);
+      res.redirect(303, `/dashboard/webhooks/created/${reveal}`);
     } catch (failure) {
       // The app's reason for a bad URL or event goes beside that field; a blank URL gets plainer
       // words than the app's "is not a URL".
@@ -75,7 +76,7 @@ export function webhookRoutes(app: Container, router: Router): void {
   });
 
   router.get('/webhooks/created/:reveal', async (req, res) => {
-    const shown = reveals.take(req.params.reveal as string);
+    const shown = await takeReveal(app, who(res).operator.id, req.params.reveal as string);
     // Among the tenant's live endpoints: another tenant's, or one deleted since, is gone too.
     const endpoint =
       shown && (await operators.listWebhooks(who(res).operator.tenant_id)).find((e) => e.id === shown.id);

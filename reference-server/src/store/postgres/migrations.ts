@@ -222,6 +222,17 @@ export const MIGRATIONS: readonly string[] = [
   -- while it still has the version it was decided on (app/remembered-waitlists.ts).
   ALTER TABLE waitlists ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
   `,
+  `
+  -- Secrets shown once, waiting for their page (domain/one-time-secret.ts): sealed under a key
+  -- only the page's address holds, found by a digest of that address.
+  CREATE TABLE reveals (
+    lookup TEXT PRIMARY KEY,
+    operator_id TEXT NOT NULL,
+    subject_id TEXT NOT NULL,
+    sealed TEXT NOT NULL,
+    expires_at BIGINT NOT NULL
+  );
+  `,
 ];
 
 /** Any number, the same in every process: the advisory lock that migrations run under. */

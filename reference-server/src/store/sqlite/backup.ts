@@ -64,7 +64,8 @@ export async function backupDatabase(dbPath: string, to: string): Promise<Backup
   // Created here, empty and exclusively (VACUUM INTO writes into an empty file): a file that
   // appeared since the check above is refused, not overwritten, and a failure removes only ours.
   try {
-    closeSync(openSync(target, 'wx'));
+    // Owner only, as the database itself: it holds the same secrets.
+    closeSync(openSync(target, 'wx', 0o600));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
       throw usage(`${target} already exists; a backup never overwrites a file.`, 'to');

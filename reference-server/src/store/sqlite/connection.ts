@@ -2,7 +2,7 @@
  * A small promise interface over the `sqlite3` driver. Statements are prepared once per
  * connection and reused; every call resolves after the driver's worker thread has run it.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { DomainError } from '../../domain/errors.js';
@@ -20,7 +20,7 @@ export class Connection {
   private constructor(private readonly db: sqlite3.Database) {}
 
   static open(path: string, { readonly = false } = {}): Promise<Connection> {
-    if (path !== ':memory:' && !readonly) mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:' && !readonly) ownerOnly(path);
     const mode = readonly ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE;
     return new Promise((resolve, reject) => {
       const db = new sqlite3.Database(path, mode, (error) =>
@@ -89,6 +89,24 @@ export class Connection {
     await new Promise<void>((resolve, reject) =>
       this.db.close((error) => (error ? reject(error) : resolve())),
     );
+  }
+}
+
+/**
+ * The database file holds webhook secrets and the token secret: it is created readable and
+ * writable by its owner only, before SQLite opens it (SQLite gives its -wal and -shm files the
+ * mode of the database file), and one left open to others by an older version is closed to them.
+ * A folder made for it is the owner's only too.
+ */
+function ownerOnly(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const fd = openSync(path, 'a', 0o600);
+  try {
+    if ((fstatSync(fd).mode & 0o077) !== 0) {
+      for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -9,6 +9,7 @@ export * from './meta.js';
 export * from './operators.js';
 export * from './outbox.js';
 export * from './overview.js';
+export * from './reveals.js';
 export * from './sessions.js';
 export * from './subscribers.js';
 export * from './tenants.js';

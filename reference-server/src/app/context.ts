@@ -7,7 +7,11 @@ import { EMAIL_THROTTLE_ATTEMPTS, EMAIL_THROTTLE_WINDOW_MS } from '@waitlistkit/
 import type { Clock } from '../adapters/clock.js';
 import type { Logger } from '../adapters/logger.js';
 import type { MxChecker } from '../adapters/mx.js';
-import { POW_REPEAT_WINDOW_MS, POW_SURGE_WINDOW_MS } from '../domain/pow-difficulty.js';
+import {
+  POW_REPEAT_WINDOW_MS,
+  POW_SURGE_WINDOW_MS,
+  SURGE_COUNTED_PER_CLIENT,
+} from '../domain/pow-difficulty.js';
 import { type Bucket, type Limit, slidingWindow, tokenBucket, type WindowLog } from '../domain/throttle.js';
 import type { Limiter, Store } from '../store/store.js';
 
@@ -26,9 +30,11 @@ export interface Throttles {
   email: Limiter<WindowLog>;
   signIn: Limiter<WindowLog>;
   signInIp: Limiter<WindowLog>;
-  /** Counters, never refusing: nonces issued per waitlist, public sign-ups accepted per waitlist and IP. */
+  /** Counters, never refusing: nonces counted per waitlist, public sign-ups accepted per waitlist and client. */
   powIssued: Limiter<WindowLog>;
   powAccepted: Limiter<WindowLog>;
+  /** Which of a client's nonces count in `powIssued` (domain/pow-difficulty). */
+  powIssuedByClient: Limiter<WindowLog>;
 }
 
 export interface Limits {
@@ -38,6 +44,7 @@ export interface Limits {
   signInIp: Limit;
   powIssued: Limit;
   powAccepted: Limit;
+  powIssuedByClient: Limit;
 }
 
 export interface Context {
@@ -62,6 +69,7 @@ export function throttles(store: Store, keyRateLimit: number): { limiters: Throt
       signInIp: store.limiter('sign_in_ip', slidingWindow),
       powIssued: store.limiter('pow_issued', slidingWindow),
       powAccepted: store.limiter('pow_accepted', slidingWindow),
+      powIssuedByClient: store.limiter('pow_issued_client', slidingWindow),
     },
     limits: {
       key: { capacity: keyRateLimit, windowMs: 60_000 },
@@ -74,6 +82,8 @@ export function throttles(store: Store, keyRateLimit: number): { limiters: Throt
       // Unbounded: these count for adaptive Proof of Work (contract §16) and refuse nothing.
       powIssued: { capacity: Number.POSITIVE_INFINITY, windowMs: POW_SURGE_WINDOW_MS },
       powAccepted: { capacity: Number.POSITIVE_INFINITY, windowMs: POW_REPEAT_WINDOW_MS },
+      // Capped: a nonce past its client's share is issued all the same, only not counted.
+      powIssuedByClient: SURGE_COUNTED_PER_CLIENT,
     },
   };
 }

@@ -30,6 +30,8 @@ export interface Throttles {
   email: Limiter<WindowLog>;
   signIn: Limiter<WindowLog>;
   signInIp: Limiter<WindowLog>;
+  /** Presses of the confirmation button (contract §15) per client. */
+  confirm: Limiter<WindowLog>;
   /** Counters, never refusing: nonces counted per waitlist, public sign-ups accepted per waitlist and client. */
   powIssued: Limiter<WindowLog>;
   powAccepted: Limiter<WindowLog>;
@@ -42,6 +44,7 @@ export interface Limits {
   email: Limit;
   signIn: Limit;
   signInIp: Limit;
+  confirm: Limit;
   powIssued: Limit;
   powAccepted: Limit;
   powIssuedByClient: Limit;
@@ -67,6 +70,7 @@ export function throttles(store: Store, keyRateLimit: number): { limiters: Throt
       email: store.limiter('email', slidingWindow),
       signIn: store.limiter('sign_in', slidingWindow),
       signInIp: store.limiter('sign_in_ip', slidingWindow),
+      confirm: store.limiter('confirm', slidingWindow),
       powIssued: store.limiter('pow_issued', slidingWindow),
       powAccepted: store.limiter('pow_accepted', slidingWindow),
       powIssuedByClient: store.limiter('pow_issued_client', slidingWindow),
@@ -79,6 +83,9 @@ export function throttles(store: Store, keyRateLimit: number): { limiters: Throt
       // And thirty per address whatever the emails (an office shares one): each attempt costs a
       // 128 MiB scrypt run, so varying the email must not buy unlimited ones.
       signInIp: { capacity: 30, windowMs: 15 * 60_000 },
+      // A person presses the confirmation button once or twice; thirty a minute per client keeps
+      // the button from being a way to try tokens at speed (they are 128 random bits anyway).
+      confirm: { capacity: 30, windowMs: 60_000 },
       // Unbounded: these count for adaptive Proof of Work (contract §16) and refuse nothing.
       powIssued: { capacity: Number.POSITIVE_INFINITY, windowMs: POW_SURGE_WINDOW_MS },
       powAccepted: { capacity: Number.POSITIVE_INFINITY, windowMs: POW_REPEAT_WINDOW_MS },

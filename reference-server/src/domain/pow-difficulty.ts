@@ -1,6 +1,6 @@
 /**
  * Adaptive Proof of Work, contract §16: the difficulty of a nonce from the waitlist's base, the
- * nonces issued for it in the last minute (a surge makes everyone pay a little more) and the
+ * nonces counted for it in the last minute (a surge makes everyone pay a little more) and the
  * sign-ups already accepted from the client's address in the last hour (one address signing up
  * many emails pays much more). Pure: the caller counts.
  *

@@ -38,12 +38,16 @@ beforeAll(async () => {
       return to === 'nobody@example.com' ? 550 : undefined;
     },
   });
-  h = await harness({
-    WAITLIST_SMTP_URL: smtp.url,
-    WAITLIST_MAIL_FROM: FROM,
-    WAITLIST_WEBHOOK_ALLOW_PRIVATE: '1',
-    WAITLIST_WEBHOOK_RETRY_SCHEDULE: '0,0,0',
-  });
+  h = await harness(
+    {
+      WAITLIST_SMTP_URL: smtp.url,
+      WAITLIST_MAIL_FROM: FROM,
+      WAITLIST_WEBHOOK_ALLOW_PRIVATE: '1',
+      WAITLIST_WEBHOOK_RETRY_SCHEDULE: '0,0,0',
+    },
+    // Behind a proxy, so the button's throttle can be pressed from several addresses.
+    ['--trust-proxy'],
+  );
   t = await h.tenant({ waitlist: SETTINGS });
 });
 afterAll(async () => {
@@ -252,6 +256,40 @@ describe('the confirmation mail', () => {
     });
     expect(erased.status).toBe(204);
     expect(await mailsQueuedFor(h.db, id)).toBe(0);
+  });
+});
+
+describe('the confirmation button, throttled per client address', () => {
+  it('answers 429 with Retry-After past 30 presses a minute from one /64, whatever the tokens; other clients still confirm', async () => {
+    await publicPost(h.server, t.waitlistId, { email: 'probed@example.com' });
+    const { url, token } = linkIn((await mailTo('probed@example.com')).parsed.text ?? '');
+    const press = (path: string, ip: string) =>
+      fetch(`${h.server.url}${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'X-Forwarded-For': ip },
+      });
+    // Thirty guesses, each from another address of one /64: all unknown.
+    const guesses: number[] = [];
+    for (let i = 0; i < 30; i++)
+      guesses.push(
+        (await press(`/c/${`guess${i}`.padEnd(24, 'x')}`, `2001:db8:c0:1::${(i + 1).toString(16)}`)).status,
+      );
+    expect(guesses).toEqual(Array(30).fill(404));
+    // The 31st press from that /64 is refused, the right token too, before it is looked up.
+    const refused = await press(`/c/${token}`, '2001:db8:c0:1:ffff::1');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(61);
+    expect(refused.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await refused.text()).toContain('Too many attempts');
+    expect((await subscriber(h.server, t.key, t.waitlistId, 'probed@example.com')).confirmed).toBe(false);
+    // Another /64 and an IPv4 client press on; the page itself is never throttled.
+    expect((await press(`/c/${'nope'.padEnd(24, 'x')}`, '2001:db8:c0:2::1')).status).toBe(404);
+    expect((await fetch(url, { headers: { 'X-Forwarded-For': '2001:db8:c0:1::1' } })).status).toBe(200);
+    const pressed = await press(`/c/${token}`, '198.51.100.31');
+    expect(pressed.status).toBe(303);
+    expect((await subscriber(h.server, t.key, t.waitlistId, 'probed@example.com')).confirmed).toBe(true);
   });
 });
 

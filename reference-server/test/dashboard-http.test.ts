@@ -95,6 +95,28 @@ describe('sign-in floods', () => {
     // 31 scrypt runs of 128 MiB, one at a time by design: half a minute on a loaded 2-core machine.
   }, 90_000);
 
+  it('counts an IPv6 address by its /64: five wrong passwords from one /64 lock the email there, not elsewhere', async () => {
+    const t = await p.tenant();
+    const email = `admin-${t.tenantId}@test.example`;
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const b = new Browser(p.server.url, { 'X-Forwarded-For': `2001:db8:77:1::${i}` });
+      statuses.push((await b.signIn(email, 'wrong password!')).res.status);
+    }
+    expect(statuses).toEqual(Array(5).fill(401));
+    // A sixth address of that /64 is the same client: refused before its password is checked.
+    const sixth = await new Browser(p.server.url, { 'X-Forwarded-For': '2001:DB8:77:1:FFFF::6' }).signIn(
+      email,
+    );
+    expect(sixth.res.status).toBe(429);
+    expect(Number(sixth.res.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another /64 signs in.
+    expect(
+      (await new Browser(p.server.url, { 'X-Forwarded-For': '2001:db8:77:2::1' }).signIn(email)).res.status,
+    ).toBe(303);
+    // Six scrypt runs of 128 MiB, one at a time.
+  }, 90_000);
+
   // One derivation at a time is counted in password-slots.test.ts; what it buys the API's latency
   // during a flood is measured by bench item 12, beside its baseline.
   it('answers a flood of sign-ins from many addresses with 401 or an immediate 429, and the API meanwhile', async () => {

@@ -8,11 +8,13 @@ import {
 } from '@waitlistkit/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { powDifficulty } from '../src/domain/pow-difficulty.js';
+import { isPostgres, sql } from './database.js';
 import { errorOf, gate, type Harness, harness, ORIGIN, publicGates, publicPost } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await harness();
+  // Behind a proxy, so a test can ask from many addresses; without the header, the peer's.
+  h = await harness({}, ['--trust-proxy']);
 });
 afterAll(() => h.close());
 
@@ -31,18 +33,37 @@ async function gatesOf(res: Response): Promise<GatesResponse> {
 
 const CORS_HEADERS = ['access-control-allow-origin', 'access-control-expose-headers', 'vary'];
 
-/** Signs `count` distinct emails up from this one address, solving each nonce; the difficulties offered. */
-async function signUps(waitlistId: string, count: number): Promise<number[]> {
+/** The public endpoints' headers of a request the proxy forwards for `ip`. */
+const from = (ip: string) => ({ Origin: ORIGIN, 'Content-Type': 'application/json', 'X-Forwarded-For': ip });
+
+/**
+ * Signs `count` distinct emails up, the i-th from `ip(i)` (by default the peer's address), solving
+ * each nonce; the difficulties offered.
+ */
+async function signUps(waitlistId: string, count: number, ip?: (i: number) => string): Promise<number[]> {
   const offered: number[] = [];
   for (let i = 1; i <= count; i++) {
     const email = `repeat-${i}@example.com`;
-    const pow = await powOf(await publicPost(h.server, waitlistId, { email }));
+    const headers = ip ? from(ip(i)) : undefined;
+    const pow = await powOf(await publicPost(h.server, waitlistId, { email }, headers));
     offered.push(pow.difficulty);
     const solution = solvePow(pow.nonce, pow.difficulty) as number;
-    const ok = await publicPost(h.server, waitlistId, { email, pow: { nonce: pow.nonce, solution } });
+    const ok = await publicPost(
+      h.server,
+      waitlistId,
+      { email, pow: { nonce: pow.nonce, solution } },
+      headers,
+    );
     expect(ok.status).toBe(202);
   }
   return offered;
+}
+
+/** The difficulty of a nonce from `/gates`, asked for from `ip`. */
+async function difficultyFor(waitlistId: string, ip: string): Promise<number> {
+  const { pow } = await gatesOf(await publicGates(h.server, waitlistId, {}, from(ip)));
+  if (!pow) throw new Error('expected the pow gate');
+  return pow.difficulty;
 }
 
 const BASE = 8;
@@ -192,6 +213,21 @@ describe('adaptive Proof of Work over HTTP (contract §16)', () => {
     expect([offered[2], offered[4], offered[8]]).toEqual([BASE, BASE + 2, BASE + 4]);
   });
 
+  it('prices an IPv6 client by its /64: sign-ups from four addresses of one /64 cost what four from one address do', async () => {
+    const t = await powWaitlist('--pow-adaptive', 'on');
+    const ofOne64 = ['2001:db8:a:1::1', '2001:db8:a:1::2', '2001:DB8:A:1:FFFF::9', '2001:db8:a:1:1:2:3:4'];
+    expect(await signUps(t.waitlistId, 4, (i) => ofOne64[i - 1] as string)).toEqual([
+      BASE,
+      BASE,
+      BASE,
+      BASE + 2,
+    ]);
+    // Another address of that /64 pays the price of a = 4; another /64, and an IPv4 client, the base.
+    expect(await difficultyFor(t.waitlistId, '2001:db8:a:1::abcd')).toBe(BASE + 2);
+    expect(await difficultyFor(t.waitlistId, '2001:db8:a:2::1')).toBe(BASE);
+    expect(await difficultyFor(t.waitlistId, '198.51.100.40')).toBe(BASE);
+  });
+
   it('leaves the difficulty at the base when adaptive is off', async () => {
     const t = await powWaitlist();
     expect(await signUps(t.waitlistId, 9)).toEqual(Array(9).fill(BASE));
@@ -209,10 +245,9 @@ describe('adaptive Proof of Work over HTTP (contract §16)', () => {
     );
     const started = Date.now();
     const offered: number[] = [];
-    for (let i = 0; i < 90; i++) {
-      const { pow } = await gatesOf(await publicGates(h.server, t.waitlistId));
-      offered.push(pow?.difficulty ?? 0);
-    }
+    // 45 addresses asking twice each: every nonce counts (two a minute per client do).
+    for (let i = 0; i < 90; i++)
+      offered.push(await difficultyFor(t.waitlistId, `198.51.100.${(i >> 1) + 1}`));
     // Every nonce so far is in the surge window only if this took under a minute.
     expect(Date.now() - started).toBeLessThan(60_000);
     // The k-th nonce sees the k - 1 issued before it.
@@ -262,5 +297,66 @@ describe('adaptive Proof of Work over HTTP (contract §16)', () => {
     expect((await powOf(short)).difficulty).toBe(BASE + 2);
     // …and the same hoarded nonce solved to the current price is accepted.
     expect((await send(3, solvePow(nonce3, BASE + 2) as number)).status).toBe(202);
+  });
+
+  it('counts at most two nonces a minute of each /64 towards the surge: 32 of them asking in a loop raise nothing', async () => {
+    const t = await powWaitlist('--pow-adaptive', 'on');
+    // 32 /64s ask 8 times each (256 nonces, over twice the default threshold of 120), each
+    // time from another address of its /64.
+    const offered: number[] = [];
+    for (let round = 0; round < 8; round++)
+      offered.push(
+        ...(await Promise.all(
+          Array.from({ length: 32 }, (_, c) =>
+            difficultyFor(
+              t.waitlistId,
+              `2001:db8:${(0x100 + c).toString(16)}:7::${(round + 1).toString(16)}`,
+            ),
+          ),
+        )),
+      );
+    expect(offered).toHaveLength(256);
+    expect(offered.filter((d) => d !== BASE)).toEqual([]);
+    expect(await difficultyFor(t.waitlistId, '2001:db8:ffff:7::1')).toBe(BASE);
+  });
+
+  it("still surges for a real crowd: 200 addresses asking once or twice raise everyone's difficulty", async () => {
+    const t = await powWaitlist('--pow-adaptive', 'on');
+    // 300 nonces counted under the default threshold of 120: the last ones see more than 240.
+    const asks = Array.from({ length: 200 }, (_, i) => `198.18.${i >> 7}.${(i & 127) + 1}`).flatMap(
+      (ip, i) => (i % 2 === 0 ? [ip, ip] : [ip]),
+    );
+    const offered: number[] = [];
+    for (let at = 0; at < asks.length; at += 20)
+      offered.push(
+        ...(await Promise.all(asks.slice(at, at + 20).map((ip) => difficultyFor(t.waitlistId, ip)))),
+      );
+    expect(offered.slice(0, 20)).toEqual(Array(20).fill(BASE));
+    expect(Math.max(...offered)).toBe(BASE + 2);
+    // The surge prices the moment for everyone, a newcomer included.
+    expect(await difficultyFor(t.waitlistId, '2001:db8:beef::1')).toBe(BASE + 2);
+  });
+
+  it('counts nothing while adaptive is off: no surge state is stored, and switching it on starts at the base', async () => {
+    const t = await powWaitlist('--pow-surge-threshold', '5');
+    const offered = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        difficultyFor(t.waitlistId, `2001:db8:${(0x200 + i).toString(16)}::1`),
+      ),
+    );
+    expect(offered).toEqual(Array(50).fill(BASE));
+    if (isPostgres(h.db)) {
+      // No row of the surge's counters for this waitlist: a nonce took no row lock.
+      const rows = await sql<{ limiter: string; key: string }>(
+        h.db,
+        "SELECT limiter, key FROM throttles WHERE limiter IN ('pow_issued', 'pow_issued_client') AND key LIKE ?",
+        [`${t.waitlistId}%`],
+      );
+      expect(rows).toEqual([]);
+    }
+    // Had the 50 nonces been counted, the surge would be 4 bits now (50 / 5 > 8).
+    await h.cli(['waitlist', 'update', '--waitlist', t.waitlistId, '--pow-adaptive', 'on']);
+    expect(await difficultyFor(t.waitlistId, '2001:db8:fff::1')).toBe(BASE);
+    expect(await difficultyFor(t.waitlistId, '2001:db8:fff::1')).toBe(BASE);
   });
 });

@@ -1,7 +1,16 @@
 import { POW_MAX_DIFFICULTY } from '@waitlistkit/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { powDifficulty, redemptionDifficulty, repeatBits, surgeBits } from '../src/domain/pow-difficulty.js';
+import {
+  POW_SURGE_WINDOW_MS,
+  powDifficulty,
+  redemptionDifficulty,
+  repeatBits,
+  SURGE_COUNTED_PER_CLIENT,
+  SURGE_NONCES_PER_CLIENT,
+  surgeBits,
+} from '../src/domain/pow-difficulty.js';
+import { slidingWindow, type WindowLog, windowCount } from '../src/domain/throttle.js';
 
 const quiet = { issuedLastMinute: 0, threshold: 120, acceptedFromIpLastHour: 0 };
 
@@ -111,6 +120,89 @@ describe('adaptive Proof of Work difficulty (contract §16)', () => {
         expect(later).toBeGreaterThanOrEqual(issued);
         expect(later).toBeLessThanOrEqual(POW_MAX_DIFFICULTY);
       }),
+    );
+  });
+});
+
+/**
+ * The surge as app/gates.ts counts it, without I/O: a nonce counts towards the waitlist's window
+ * when its client's share lets it through; every nonce is priced by the count before it.
+ */
+function surgeModel(threshold = 120) {
+  const clients = new Map<string, WindowLog>();
+  let waitlist: WindowLog | undefined;
+  const waitlistLimit = { capacity: Number.POSITIVE_INFINITY, windowMs: POW_SURGE_WINDOW_MS };
+  return {
+    counted: (now: number) => windowCount(waitlist, now, waitlistLimit),
+    ask(client: string, now: number): number {
+      const share = slidingWindow.take(clients.get(client), now, SURGE_COUNTED_PER_CLIENT);
+      clients.set(client, share.state);
+      const before = windowCount(waitlist, now, waitlistLimit);
+      if (share.allowed) waitlist = slidingWindow.take(waitlist, now, waitlistLimit).state;
+      return powDifficulty(18, true, { issuedLastMinute: before, threshold, acceptedFromIpLastHour: 0 });
+    },
+  };
+}
+
+describe('the surge counts what costs the asker: at most two nonces of a client a minute', () => {
+  const start = Date.parse('2026-03-01T12:00:00Z');
+
+  it('32 clients asking once a second for a minute leave everyone at the base difficulty', () => {
+    const surge = surgeModel();
+    const offered: number[] = [];
+    for (let second = 0; second < 60; second++)
+      for (let c = 0; c < 32; c++) offered.push(surge.ask(`client-${c}`, start + second * 1000 + c));
+    expect(offered).toHaveLength(1920);
+    expect(new Set(offered)).toEqual(new Set([18]));
+    expect(surge.counted(start + 59_999)).toBe(32 * SURGE_NONCES_PER_CLIENT);
+  });
+
+  it('a real crowd still raises it: 200 clients asking once, then 200 asking twice', () => {
+    const once = surgeModel();
+    const offered = Array.from({ length: 200 }, (_, c) => once.ask(`person-${c}`, start + c * 100));
+    // The k-th nonce sees the k - 1 counted before it: one bit above 120.
+    expect(offered.slice(0, 121)).toEqual(Array(121).fill(18));
+    expect(offered.slice(121)).toEqual(Array(79).fill(19));
+    const twice = surgeModel();
+    let last = 0;
+    for (let c = 0; c < 200; c++)
+      for (let i = 0; i < 2; i++) last = twice.ask(`person-${c}`, start + c * 100 + i);
+    expect(twice.counted(start + 20_000)).toBe(400);
+    expect(last).toBe(18 + surgeBits(399, 120));
+    expect(last).toBe(20);
+  });
+
+  it('counts a client again once its counted nonces have left the window', () => {
+    const surge = surgeModel();
+    for (let i = 0; i < 10; i++) surge.ask('one', start + i);
+    expect(surge.counted(start + 10)).toBe(2);
+    // A minute and a slot later, the first two have left the window: two more count.
+    const later = start + POW_SURGE_WINDOW_MS + 2 * 1000;
+    for (let i = 0; i < 10; i++) surge.ask('one', later + i);
+    expect(surge.counted(later + 10)).toBe(2);
+  });
+
+  it('never counts more than two nonces per client in any minute, however they ask', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({ client: fc.integer({ min: 0, max: 20 }), gap: fc.integer({ min: 0, max: 5000 }) }),
+          {
+            maxLength: 400,
+          },
+        ),
+        (asks) => {
+          const surge = surgeModel();
+          let now = start;
+          const seen = new Set<number>();
+          for (const { client, gap } of asks) {
+            now += gap;
+            seen.add(client);
+            surge.ask(String(client), now);
+            expect(surge.counted(now)).toBeLessThanOrEqual(SURGE_NONCES_PER_CLIENT * seen.size);
+          }
+        },
+      ),
     );
   });
 });

@@ -169,6 +169,34 @@ describe('public subscribe: per-IP per-waitlist throttle', () => {
       ).status,
     ).toBe(404);
   });
+
+  it('counts an IPv6 client by its /64 and an IPv4-mapped address as its IPv4 client (contract §25)', async () => {
+    const w = await h.tenant({ waitlist: ['--origins', ORIGIN, '--ip-limit', '3'] });
+    const from = (ip: string) => ({ ...json, Origin: ORIGIN, 'X-Forwarded-For': ip });
+    const post = async (ip: string, i: number) =>
+      (await publicPost(h.server, w.waitlistId, { email: `v6-${i}@example.com` }, from(ip))).status;
+    const ofOne64 = [
+      '2001:db8:5:6::1',
+      '2001:db8:5:6::2',
+      '2001:DB8:5:6:ABCD::9',
+      '2001:db8:5:6:ffff:ffff:ffff:ffff',
+    ];
+    const statuses: number[] = [];
+    for (const [i, ip] of ofOne64.entries()) statuses.push(await post(ip, i));
+    expect(statuses).toEqual([202, 202, 202, 429]);
+    // Another /64, even the next one, has its own budget.
+    expect(await post('2001:db8:5:7::1', 10)).toBe(202);
+    // ::ffff:a.b.c.d is the IPv4 client a.b.c.d: one budget between them.
+    const v4: number[] = [];
+    for (const [i, ip] of [
+      '198.51.100.60',
+      '::ffff:198.51.100.60',
+      '::FFFF:c633:643c',
+      '198.51.100.60',
+    ].entries())
+      v4.push(await post(ip, 20 + i));
+    expect(v4).toEqual([202, 202, 202, 429]);
+  });
 });
 
 describe('public subscribe: bodies', () => {

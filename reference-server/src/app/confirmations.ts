@@ -1,8 +1,9 @@
 /**
  * Email confirmation's two use cases (contract §15): what the link's page shows, and the
  * button's confirmation. Sign-up queues the mail itself (the store, with the row), and the
- * outbox sends it.
+ * outbox sends it. The button is throttled per client address.
  */
+import { clientKey } from '../domain/client-key.js';
 import type { Context } from './context.js';
 
 export interface ConfirmationPage {
@@ -26,4 +27,23 @@ export async function confirmationPage(ctx: Context, token: string): Promise<Con
 export async function confirmEmail(ctx: Context, token: string): Promise<boolean> {
   const done = await ctx.store.write((tx) => tx.confirmations.confirm(token, ctx.clock.nowMicros()));
   return done !== undefined;
+}
+
+export type PressResult =
+  | { kind: 'confirmed' }
+  | { kind: 'unknown' }
+  | { kind: 'throttled'; retryAfter: number };
+
+/**
+ * The button's press from a client address: counted per client first (domain/client-key),
+ * whatever the token, so the button is no way to try tokens at speed; then `confirmEmail`.
+ */
+export async function pressConfirm(
+  ctx: Context,
+  token: string,
+  ip: string | undefined,
+): Promise<PressResult> {
+  const taken = await ctx.limiters.confirm.take(clientKey(ip), ctx.clock.now(), ctx.limits.confirm);
+  if (!taken.allowed) return { kind: 'throttled', retryAfter: taken.retryAfter };
+  return (await confirmEmail(ctx, token)) ? { kind: 'confirmed' } : { kind: 'unknown' };
 }

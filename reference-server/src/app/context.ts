@@ -7,7 +7,11 @@ import { EMAIL_THROTTLE_ATTEMPTS, EMAIL_THROTTLE_WINDOW_MS } from '@waitlistkit/
 import type { Clock } from '../adapters/clock.js';
 import type { Logger } from '../adapters/logger.js';
 import type { MxChecker } from '../adapters/mx.js';
-import { POW_REPEAT_WINDOW_MS, POW_SURGE_WINDOW_MS } from '../domain/pow-difficulty.js';
+import {
+  POW_REPEAT_WINDOW_MS,
+  POW_SURGE_WINDOW_MS,
+  SURGE_COUNTED_PER_CLIENT,
+} from '../domain/pow-difficulty.js';
 import { type Bucket, type Limit, slidingWindow, tokenBucket, type WindowLog } from '../domain/throttle.js';
 import type { Limiter, Store } from '../store/store.js';
 
@@ -26,9 +30,13 @@ export interface Throttles {
   email: Limiter<WindowLog>;
   signIn: Limiter<WindowLog>;
   signInIp: Limiter<WindowLog>;
-  /** Counters, never refusing: nonces issued per waitlist, public sign-ups accepted per waitlist and IP. */
+  /** Presses of the confirmation button (contract §15) per client. */
+  confirm: Limiter<WindowLog>;
+  /** Counters, never refusing: nonces counted per waitlist, public sign-ups accepted per waitlist and client. */
   powIssued: Limiter<WindowLog>;
   powAccepted: Limiter<WindowLog>;
+  /** Which of a client's nonces count in `powIssued` (domain/pow-difficulty). */
+  powIssuedByClient: Limiter<WindowLog>;
 }
 
 export interface Limits {
@@ -36,8 +44,10 @@ export interface Limits {
   email: Limit;
   signIn: Limit;
   signInIp: Limit;
+  confirm: Limit;
   powIssued: Limit;
   powAccepted: Limit;
+  powIssuedByClient: Limit;
 }
 
 export interface Context {
@@ -60,8 +70,10 @@ export function throttles(store: Store, keyRateLimit: number): { limiters: Throt
       email: store.limiter('email', slidingWindow),
       signIn: store.limiter('sign_in', slidingWindow),
       signInIp: store.limiter('sign_in_ip', slidingWindow),
+      confirm: store.limiter('confirm', slidingWindow),
       powIssued: store.limiter('pow_issued', slidingWindow),
       powAccepted: store.limiter('pow_accepted', slidingWindow),
+      powIssuedByClient: store.limiter('pow_issued_client', slidingWindow),
     },
     limits: {
       key: { capacity: keyRateLimit, windowMs: 60_000 },
@@ -71,9 +83,14 @@ export function throttles(store: Store, keyRateLimit: number): { limiters: Throt
       // And thirty per address whatever the emails (an office shares one): each attempt costs a
       // 128 MiB scrypt run, so varying the email must not buy unlimited ones.
       signInIp: { capacity: 30, windowMs: 15 * 60_000 },
+      // A person presses the confirmation button once or twice; thirty a minute per client keeps
+      // the button from being a way to try tokens at speed (they are 128 random bits anyway).
+      confirm: { capacity: 30, windowMs: 60_000 },
       // Unbounded: these count for adaptive Proof of Work (contract §16) and refuse nothing.
       powIssued: { capacity: Number.POSITIVE_INFINITY, windowMs: POW_SURGE_WINDOW_MS },
       powAccepted: { capacity: Number.POSITIVE_INFINITY, windowMs: POW_REPEAT_WINDOW_MS },
+      // Capped: a nonce past its client's share is issued all the same, only not counted.
+      powIssuedByClient: SURGE_COUNTED_PER_CLIENT,
     },
   };
 }

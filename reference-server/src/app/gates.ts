@@ -1,15 +1,21 @@
 /**
  * The gate tokens the public endpoint hands out (contract §3, §4), with the adaptive Proof of
  * Work difficulty of §16. Both the 428 answers of a sign-up and `POST .../gates` issue through
- * here, so every nonce is counted in the surge window and priced the same way.
+ * here, so every nonce is priced the same way. Counts are per client (domain/client-key: an IPv6
+ * address by its /64), and the surge counts at most a few nonces of each client a minute
+ * (domain/pow-difficulty says why). With adaptive Proof of Work off nothing is counted: the
+ * difficulty is the base, and a nonce costs no write (on PostgreSQL, no lock on a row that every
+ * nonce of the waitlist would wait for).
  */
+import { clientKey } from '../domain/client-key.js';
 import { powDifficulty, redemptionDifficulty } from '../domain/pow-difficulty.js';
 import type { Waitlist } from '../domain/records.js';
 import { windowCount } from '../domain/throttle.js';
 import { issueChallengeToken, issuePowNonce } from '../domain/tokens.js';
 import type { Context } from './context.js';
 
-const ipKey = (waitlistId: string, ip: string | undefined) => `${waitlistId}|${ip}`;
+/** The counters' key of a client on a waitlist. */
+const clientOn = (waitlistId: string, ip: string | undefined) => `${waitlistId}|${clientKey(ip)}`;
 
 export function issueChallenge(ctx: Context, waitlist: Waitlist): { token: string; min_age_ms: number } {
   const minAge = waitlist.settings.challenge_min_age_ms;
@@ -22,22 +28,38 @@ export async function issuePow(
   waitlist: Waitlist,
   ip: string | undefined,
 ): Promise<{ nonce: string; difficulty: number }> {
-  const { limiters, limits } = ctx;
   const now = ctx.clock.now();
   const { settings } = waitlist;
-  // This nonce is counted first, and the surge read from that same take (less this nonce): one
-  // atomic step, so concurrent nonces each see the ones before them, on a shared store too.
-  const [issued, accepted] = await Promise.all([
-    limiters.powIssued.take(waitlist.id, now, limits.powIssued),
-    limiters.powAccepted.peek(ipKey(waitlist.id, ip)),
-  ]);
-  // Both counts are of what came before this nonce: the first sign-up from an address sees a = 0.
-  const difficulty = powDifficulty(settings.pow_difficulty, settings.pow_adaptive, {
-    issuedLastMinute: windowCount(issued.state, now, limits.powIssued) - 1,
-    threshold: settings.pow_surge_threshold,
-    acceptedFromIpLastHour: windowCount(accepted, now, limits.powAccepted),
-  });
+  let difficulty = settings.pow_difficulty;
+  if (settings.pow_adaptive) {
+    const client = clientOn(waitlist.id, ip);
+    const [issued, accepted] = await Promise.all([
+      countedBefore(ctx, waitlist.id, client, now),
+      ctx.limiters.powAccepted.peek(client),
+    ]);
+    // Both counts are of what came before this nonce: the first sign-up from a client sees a = 0.
+    difficulty = powDifficulty(settings.pow_difficulty, true, {
+      issuedLastMinute: issued,
+      threshold: settings.pow_surge_threshold,
+      acceptedFromIpLastHour: windowCount(accepted, now, ctx.limits.powAccepted),
+    });
+  }
   return { nonce: issuePowNonce(ctx.secret, waitlist.id, now, difficulty), difficulty };
+}
+
+/**
+ * The nonces counted for the waitlist in the surge window before this one, counting this one
+ * too when its client has not used up its share. A counted nonce is added and the count read in
+ * one take (less this nonce): one atomic step, so concurrent nonces each see the ones before
+ * them, on a shared store too. The client's share is a take of its own, so concurrent asks of
+ * one client cannot both slip under it.
+ */
+async function countedBefore(ctx: Context, waitlistId: string, client: string, now: number): Promise<number> {
+  const { limiters, limits } = ctx;
+  const counts = (await limiters.powIssuedByClient.take(client, now, limits.powIssuedByClient)).allowed;
+  if (!counts) return windowCount(await limiters.powIssued.peek(waitlistId), now, limits.powIssued);
+  const taken = await limiters.powIssued.take(waitlistId, now, limits.powIssued);
+  return windowCount(taken.state, now, limits.powIssued) - 1;
 }
 
 /** What a solution of a nonce issued at `issued` bits must reach now (see domain/pow-difficulty). */
@@ -49,7 +71,7 @@ export async function difficultyToRedeem(
 ): Promise<number> {
   const { settings } = waitlist;
   if (!settings.pow_adaptive) return issued;
-  const accepted = await ctx.limiters.powAccepted.peek(ipKey(waitlist.id, ip));
+  const accepted = await ctx.limiters.powAccepted.peek(clientOn(waitlist.id, ip));
   const now = ctx.clock.now();
   return redemptionDifficulty(
     issued,
@@ -60,7 +82,7 @@ export async function difficultyToRedeem(
 }
 
 /**
- * Counts a public 202 towards its address's repeat cost. Every 202, a re-sign-up of a known
+ * Counts a public 202 towards its client's repeat cost. Every 202, a re-sign-up of a known
  * address too: the answer is identical by design, so counting only fresh ones would tell the
  * server's view apart for nothing, and the abuse it prices (one address, many emails) is all 202s.
  */
@@ -69,5 +91,5 @@ export async function recordAccepted(
   waitlistId: string,
   ip: string | undefined,
 ): Promise<void> {
-  await ctx.limiters.powAccepted.take(ipKey(waitlistId, ip), ctx.clock.now(), ctx.limits.powAccepted);
+  await ctx.limiters.powAccepted.take(clientOn(waitlistId, ip), ctx.clock.now(), ctx.limits.powAccepted);
 }

@@ -1,11 +1,13 @@
 /**
  * Dashboard sign-in and sessions. The throttles live here, not in the form's handler: per
- * address whatever the email (each attempt costs a scrypt run), and per address and email. A
+ * address whatever the email (each attempt costs a scrypt run), and per address and email, an
+ * address counted by its client key (an IPv6 client by its /64, domain/client-key). A
  * session id is 256 random bits; the store keeps only its SHA-256.
  */
 import { randomBytes } from 'node:crypto';
 import { checkEmail } from '@waitlistkit/protocol';
 import { HashingBusy } from '../adapters/passwords.js';
+import { clientKey } from '../domain/client-key.js';
 import { sha256Hex } from '../domain/crypto.js';
 import type { Session } from '../domain/records.js';
 import type { Context } from './context.js';
@@ -29,12 +31,17 @@ export class Sessions {
     const { limiters, limits, clock } = this.ctx;
     const now = clock.now();
     const normalized = checkEmail(email);
+    const client = clientKey(ip);
     // Per address first, whatever the email: otherwise varying it buys unlimited password checks.
     // Both count, whatever the other answers.
     const throttle = (
       await Promise.all([
-        limiters.signInIp.take(String(ip), now, limits.signInIp),
-        limiters.signIn.take(`${normalized.ok ? normalized.normalized : email}|${ip}`, now, limits.signIn),
+        limiters.signInIp.take(client, now, limits.signInIp),
+        limiters.signIn.take(
+          `${normalized.ok ? normalized.normalized : email}|${client}`,
+          now,
+          limits.signIn,
+        ),
       ])
     ).find((t) => !t.allowed);
     if (throttle) return { kind: 'throttled', retryAfter: throttle.retryAfter };

@@ -20,6 +20,7 @@ import {
 import { isDisposable } from '../adapters/disposable.js';
 import { countryOf } from '../adapters/geo.js';
 import { GATES_ORDER, PUBLIC_ORDER, runChecks } from '../domain/checks.js';
+import { clientKey } from '../domain/client-key.js';
 import { geoAllows } from '../domain/gates.js';
 import { isOriginAllowed } from '../domain/origins.js';
 import type { SignupRow, TokenUse, Waitlist } from '../domain/records.js';
@@ -93,6 +94,7 @@ export function acceptedBody(
 export interface PublicSignupInput {
   waitlistId: string;
   origin: string | undefined;
+  /** The full address, for geo; the throttles count its client key (domain/client-key). */
   ip: string | undefined;
   /** Read only when the checks before it have passed (413/415/400 come after 404 and 429). */
   readBody: () => Promise<BodyRead>;
@@ -180,7 +182,8 @@ export class PublicSignups {
         if (s.passed.has('ip')) return undefined;
         const waitlist = waitlistOf(s);
         const limit = { capacity: waitlist.settings.ip_limit, windowMs: 60_000 };
-        if ((await ctx.limiters.ip.take(`${waitlist.id}|${s.input.ip}`, now(), limit)).allowed) {
+        const key = `${waitlist.id}|${clientKey(s.input.ip)}`;
+        if ((await ctx.limiters.ip.take(key, now(), limit)).allowed) {
           s.passed.add('ip');
           return undefined;
         }

@@ -5,14 +5,15 @@
 import { createRequire } from 'node:module';
 import { ErrorCode, Header } from '@waitlistkit/protocol';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { confirmationPage, confirmEmail } from '../app/confirmations.js';
+import { confirmationPage, pressConfirm } from '../app/confirmations.js';
 import { liveWaitlist } from '../app/demo.js';
 import { statusView } from '../app/subscribers.js';
 import type { Container } from '../container.js';
 import { newRequestId } from '../domain/ids.js';
+import { clientIp } from '../web/client-ip.js';
 import { apiRouter } from './api.js';
 import { errorOutcome } from './outcome.js';
-import { confirmPage, unknownConfirmationPage } from './pages/confirm.js';
+import { confirmPage, tooManyConfirmationsPage, unknownConfirmationPage } from './pages/confirm.js';
 import { demoPage, infoPage } from './pages/demo.js';
 import { notFoundPage, statusPage } from './pages/status.js';
 import { publicRouter } from './public.js';
@@ -111,8 +112,12 @@ export function createApp(app: Container, options: AppOptions = {}): express.Exp
     sendPage(res, confirmPage(page));
   });
   web.post('/c/:token', async (req, res) => {
-    if (!(await confirmEmail(app, String(req.params.token))))
-      return sendPage(res, unknownConfirmationPage(), 404);
+    const result = await pressConfirm(app, String(req.params.token), clientIp(req, app.config.trustProxy));
+    if (result.kind === 'throttled') {
+      res.set('Retry-After', String(result.retryAfter));
+      return sendPage(res, tooManyConfirmationsPage(), 429);
+    }
+    if (result.kind === 'unknown') return sendPage(res, unknownConfirmationPage(), 404);
     // Back to the link's page, which now says it is done: a reload does not post again.
     res.redirect(303, req.originalUrl);
   });

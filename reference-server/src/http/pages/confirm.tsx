@@ -55,3 +55,17 @@ export function unknownConfirmationPage(): Page {
     </main>
   ));
 }
+
+/** The button pressed too often from one address (429, with Retry-After). */
+export function tooManyConfirmationsPage(): Page {
+  return renderPage('Too many attempts', () => (
+    <main>
+      <div class="card">
+        <h1>Too many attempts</h1>
+        <p>
+          This address has pressed confirmation buttons too often. Wait a minute, then press the button again.
+        </p>
+      </div>
+    </main>
+  ));
+}

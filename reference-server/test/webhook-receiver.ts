@@ -57,6 +57,8 @@ export async function rawReceiver(respond: (req: IncomingMessage, res: ServerRes
     res.on('error', () => undefined);
     respond(req, res);
   });
+  // Idle connections stay open for a minute: whether the sender reuses one is its own choice.
+  server.keepAliveTimeout = 60_000;
   server.on('connection', (socket) => {
     counts.connections++;
     socket.on('error', () => undefined);

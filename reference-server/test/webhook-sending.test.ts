@@ -103,15 +103,24 @@ describe('sending with private destinations allowed', () => {
   });
   afterAll(() => h.close());
 
-  it('delivers to a name that the configured nameserver resolves to 127.0.0.1', async () => {
-    const r = await rawReceiver((_req, res) => res.writeHead(204).end());
+  it('delivers to a name that the configured nameserver resolves to 127.0.0.1, over one kept-alive connection', async () => {
+    const r = await rawReceiver((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok'),
+    );
     try {
       const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
       const hook = await endpoint(h, t.operatorId, `http://local.test:${r.port}/hook`);
       await publicPost(h.server, t.waitlistId, { email: 'local@example.com' });
-      const [delivery] = await attempted(h, hook.id);
-      expect(delivery?.attempts[0]).toMatchObject({ status: 204, error: null });
-      expect(r.requests).toEqual(['/hook']);
+      await attempted(h, hook.id);
+      await publicPost(h.server, t.waitlistId, { email: 'again@example.com' });
+      const items = await attempted(h, hook.id, 2);
+      expect(items.map((d) => d.attempts)).toEqual([
+        [expect.objectContaining({ status: 200, error: null })],
+        [expect.objectContaining({ status: 200, error: null })],
+      ]);
+      expect(r.requests).toEqual(['/hook', '/hook']);
+      // A short answer read to its end leaves the connection to be used again.
+      expect(r.counts.connections).toBe(1);
       expect(dns.queries).toContain('local.test');
     } finally {
       await r.close();

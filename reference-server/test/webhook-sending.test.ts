@@ -32,17 +32,17 @@ afterAll(() => dns.close());
 type Attempt = { status: number | null; error: string | null };
 type Delivery = { id: string; state: string; attempts: Attempt[] };
 
-/** An endpoint made through the command line, whose check resolves through `dnsServer`. */
+/** An endpoint made through the command line, its name checked through the loopback DNS server. */
 async function endpoint(
   h: Harness,
   operatorId: string,
   url: string,
-  { allowPrivate = true, dnsServer = dns.address, extra = [] as string[] } = {},
+  { allowPrivate = true, extra = [] as string[] } = {},
 ) {
   return cli<{ id: string }>(['webhook', 'create', '--operator', operatorId, '--url', url, ...extra], {
     db: h.db,
     env: {
-      WAITLIST_DNS_SERVERS: dnsServer,
+      WAITLIST_DNS_SERVERS: dns.address,
       WAITLIST_WEBHOOK_ALLOW_PRIVATE: allowPrivate ? '1' : undefined,
     },
   });

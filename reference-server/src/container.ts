@@ -2,8 +2,10 @@
  * Builds what the doors use: the store on the configured database, the adapters, and the use
  * cases over them. `serve` builds one for the server's lifetime; a command builds one per run.
  */
+
+import type { Resolver } from 'node:dns/promises';
 import { type Clock, systemClock } from './adapters/clock.js';
-import { resolveHost } from './adapters/resolver.js';
+import { dnsResolver, hostAddresses, parseDnsServers } from './adapters/resolver.js';
 import { ApiRequests } from './app/api.js';
 import { type Context, throttles } from './app/context.js';
 import { Operators, type WebhookPolicy } from './app/operators.js';
@@ -56,9 +58,24 @@ export function backup(path: string, to: string): Promise<Backup> {
   return backupDatabase(path, to);
 }
 
-/** Where webhooks may go, from the environment: WAITLIST_WEBHOOK_ALLOW_PRIVATE=1 for self-hosted targets. */
-export function webhookPolicy(env: Record<string, string | undefined>): WebhookPolicy {
-  return { allowPrivate: env.WAITLIST_WEBHOOK_ALLOW_PRIVATE === '1', resolve: resolveHost };
+/** The server's one resolver (WAITLIST_DNS_SERVERS): MX checks, and webhook destinations checked and called. */
+export function resolverOf(env: Record<string, string | undefined>): Resolver {
+  return dnsResolver(parseDnsServers(env.WAITLIST_DNS_SERVERS));
+}
+
+/**
+ * Where webhooks may go, from the environment: WAITLIST_WEBHOOK_ALLOW_PRIVATE=1 for self-hosted
+ * targets; names resolved by `resolver`, made on first use when none is given (a command).
+ */
+export function webhookPolicy(env: Record<string, string | undefined>, resolver?: Resolver): WebhookPolicy {
+  let own = resolver;
+  return {
+    allowPrivate: env.WAITLIST_WEBHOOK_ALLOW_PRIVATE === '1',
+    resolve: (host) => {
+      own ??= resolverOf(env);
+      return hostAddresses(own, host);
+    },
+  };
 }
 
 export function createContainer(

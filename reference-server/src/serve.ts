@@ -9,12 +9,12 @@ import { KEY_RATE_LIMIT_DEFAULT } from '@waitlistkit/protocol';
 import { systemClock } from './adapters/clock.js';
 import { createLogger, type LogLevel } from './adapters/logger.js';
 import { checkSmtpUrl, smtpMailer } from './adapters/mailer.js';
-import { MxChecker, parseDnsServers } from './adapters/mx.js';
+import { MxChecker } from './adapters/mx.js';
 import { webhookSender } from './adapters/webhook-sender.js';
 import { seedDemo } from './app/demo.js';
 import { sweep, tokenSecret } from './app/housekeeping.js';
 import { OutboxWorker } from './app/outbox.js';
-import { createContainer, openStore, webhookPolicy } from './container.js';
+import { createContainer, openStore, resolverOf, webhookPolicy } from './container.js';
 import { dashboardRouter } from './dashboard/router.js';
 import { DomainError } from './domain/errors.js';
 import { parseRetrySchedule } from './domain/retry-schedule.js';
@@ -122,13 +122,15 @@ export async function serve(options: ServeOptions): Promise<void> {
     throw new DomainError('usage_error', (error as Error).message);
   }
   const mail = mailSettings(env);
+  const resolver = resolverOf(env);
   const stop = options.stopSignal ?? signals();
 
   const store = await openStore(options.db);
   const secret = await tokenSecret(store, env.WAITLIST_SECRET);
-  const mx = new MxChecker(parseDnsServers(env.WAITLIST_DNS_SERVERS), (domain, code) =>
+  const mx = new MxChecker(resolver, (domain, code) =>
     log.info('mx check inconclusive, signup let through', { domain, code }),
   );
+  const policy = webhookPolicy(env, resolver);
   const config = {
     baseUrl: '',
     appUrl: '',
@@ -136,10 +138,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     keyRateLimit,
     sendsMail: mail !== undefined,
   };
-  const container = createContainer(
-    { store, clock: systemClock, secret, config, log, mx },
-    webhookPolicy(env),
-  );
+  const container = createContainer({ store, clock: systemClock, secret, config, log, mx }, policy);
 
   let demoWaitlistId: string | undefined;
   const app = createApp(container, {
@@ -163,10 +162,11 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
 
   const mailer = mail && smtpMailer(mail.url);
+  const webhook = webhookSender({ allowPrivate: policy.allowPrivate, resolver, log });
   const outbox = new OutboxWorker(
     { store, clock: systemClock, log },
     {
-      webhook: webhookSender(webhookPolicy(env).allowPrivate),
+      webhook,
       mail: mailer && mail ? { mailer, from: mail.from, appUrl: config.appUrl } : undefined,
     },
     { schedule },
@@ -192,6 +192,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     setTimeout(() => server.closeAllConnections(), 10_000).unref();
   });
   await outbox.stop();
+  webhook.close();
   mailer?.close();
   mx.cancel();
   await store.close();

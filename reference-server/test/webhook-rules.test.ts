@@ -1,6 +1,13 @@
-/** The pure rules of webhook delivery: destinations and the retry schedule. */
+/** The pure rules of webhook delivery: destinations, what a tenant is told of a failure, the retry schedule. */
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, isPublicAddress, resolvedVerdict } from '../src/domain/destinations.js';
+import { DELIVERY_ERRORS, deliveryError, SENDER_CODES } from '../src/domain/delivery-errors.js';
+import {
+  addressVerdict,
+  checkWebhookUrl,
+  fixedAddresses,
+  isPublicAddress,
+  resolvedVerdict,
+} from '../src/domain/destinations.js';
 import { DEFAULT_RETRY_SCHEDULE_S, nextAttemptAt, parseRetrySchedule } from '../src/domain/retry-schedule.js';
 
 describe('destinations', () => {
@@ -70,13 +77,58 @@ describe('destinations', () => {
     });
   });
 
-  it('refuses a name that resolves to any private address', () => {
+  it('refuses a name that resolves to any private address, without naming the address', () => {
     expect(resolvedVerdict(['8.8.8.8'], false)).toBeUndefined();
     expect(resolvedVerdict(['8.8.8.8', '10.0.0.1'], false)).toBe(
-      'The host resolves to 10.0.0.1, which is not a public address.',
+      'The host name resolves to an address that is not public.',
     );
     expect(resolvedVerdict(['10.0.0.1'], true)).toBeUndefined();
     expect(resolvedVerdict([], true)).toBe('The host name does not resolve.');
+    expect(addressVerdict(['8.8.8.8', '::ffff:127.0.0.1'], false)).toBe('not_public');
+    expect(addressVerdict(['2606:4700:4700::1111'], false)).toBeUndefined();
+    expect(addressVerdict([], false)).toBe('no_address');
+    expect(addressVerdict([], true)).toBe('no_address');
+  });
+
+  it('asks no nameserver about an IP literal or localhost', () => {
+    expect(fixedAddresses('93.184.215.14')).toEqual(['93.184.215.14']);
+    expect(fixedAddresses('[::1]')).toEqual(['::1']);
+    expect(fixedAddresses('localhost')).toEqual(['127.0.0.1', '::1']);
+    expect(fixedAddresses('Api.LOCALHOST.')).toEqual(['127.0.0.1', '::1']);
+    expect(fixedAddresses('localhost.example.com')).toBeUndefined();
+    expect(fixedAddresses('hooks.example.com')).toBeUndefined();
+  });
+});
+
+describe('what a tenant is told of a failed attempt', () => {
+  it.each([
+    [SENDER_CODES.notPublic, 'not_public'],
+    [SENDER_CODES.noAddress, 'no_address'],
+    [SENDER_CODES.timedOut, 'timed_out'],
+    ['ETIMEDOUT', 'timed_out'],
+    ['ECONNREFUSED', 'unreachable'],
+    ['ECONNRESET', 'unreachable'],
+    ['EHOSTUNREACH', 'unreachable'],
+    ['ENETUNREACH', 'unreachable'],
+    ['EPIPE', 'unreachable'],
+    [undefined, 'unreachable'],
+    ['CERT_HAS_EXPIRED', 'tls'],
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'tls'],
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'tls'],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', 'tls'],
+    ['EPROTO', 'tls'],
+    ['HPE_INVALID_CONSTANT', 'not_http'],
+  ] as const)('%s → %s', (code, kind) => {
+    expect(deliveryError(code)).toBe(kind);
+  });
+
+  it('is one of a few fixed sentences that name no address, port or system code', () => {
+    const sentences = Object.values(DELIVERY_ERRORS);
+    expect(new Set(sentences).size).toBe(sentences.length);
+    for (const sentence of sentences) {
+      expect(sentence).toMatch(/^The destination/);
+      expect(sentence).not.toMatch(/\d|E[A-Z]{4,}/);
+    }
   });
 });
 

@@ -3,7 +3,7 @@
  * that is not a null MX. NXDOMAIN and "no MX records" fail it; a timeout or a server failure lets
  * the signup through (fail-open) and is logged, since a flaky resolver must not turn people away.
  */
-import { Resolver } from 'node:dns/promises';
+import type { Resolver } from 'node:dns/promises';
 import { mxAccepts } from '../domain/gates.js';
 
 export type MxVerdict = 'accepts' | 'rejects' | 'unknown';
@@ -11,18 +11,14 @@ export type MxVerdict = 'accepts' | 'rejects' | 'unknown';
 const NO_MAIL = new Set(['ENOTFOUND', 'ENODATA']);
 
 export class MxChecker {
-  private readonly resolver: Resolver;
   private readonly cache = new Map<string, { verdict: MxVerdict; until: number }>();
 
+  /** `resolver`: the server's one resolver (adapters/resolver.ts), shared with webhook sending. */
   constructor(
-    servers: readonly string[] | undefined,
+    private readonly resolver: Resolver,
     private readonly onUnknown: (domain: string, code: string) => void,
-    timeoutMs = 2000,
     private readonly cacheMs = 5 * 60_000,
-  ) {
-    this.resolver = new Resolver({ timeout: timeoutMs, tries: 1 });
-    if (servers && servers.length > 0) this.resolver.setServers([...servers]);
-  }
+  ) {}
 
   async check(domain: string, now = Date.now()): Promise<MxVerdict> {
     const cached = this.cache.get(domain);
@@ -46,13 +42,4 @@ export class MxChecker {
   cancel(): void {
     this.resolver.cancel();
   }
-}
-
-/** `WAITLIST_DNS_SERVERS`: comma-separated `host:port` (or `[v6]:port`) resolvers. */
-export function parseDnsServers(value: string | undefined): string[] | undefined {
-  const servers = value
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return servers && servers.length > 0 ? servers : undefined;
 }

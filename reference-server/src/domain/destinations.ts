@@ -94,10 +94,38 @@ export function isPublicAddress(address: string): boolean {
   return true;
 }
 
+/**
+ * The addresses of a host that no nameserver is asked about: an IP literal is itself, and
+ * `localhost` (with its subdomains, RFC 6761) is loopback. Undefined for a name to look up.
+ */
+export function fixedAddresses(host: string): string[] | undefined {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (isIP(bare)) return [bare];
+  const name = bare.toLowerCase().replace(/\.$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost')) return ['127.0.0.1', '::1'];
+  return undefined;
+}
+
+/** Why the addresses a name resolved to may not be called: none, or one that is not public. */
+export type AddressRefusal = 'no_address' | 'not_public';
+
 /** Every address a name resolved to must be public: one private answer is enough to refuse. */
-export function resolvedVerdict(addresses: readonly string[], allowPrivate: boolean): string | undefined {
-  if (addresses.length === 0) return 'The host name does not resolve.';
+export function addressVerdict(
+  addresses: readonly string[],
+  allowPrivate: boolean,
+): AddressRefusal | undefined {
+  if (addresses.length === 0) return 'no_address';
   if (allowPrivate) return undefined;
-  const inner = addresses.find((a) => !isPublicAddress(a));
-  return inner === undefined ? undefined : `The host resolves to ${inner}, which is not a public address.`;
+  return addresses.every(isPublicAddress) ? undefined : 'not_public';
+}
+
+/**
+ * The verdict at creation, as the admin reads it. The private address is not named: what a name
+ * resolves to through the server's own nameserver (split-horizon DNS) is the inside's business.
+ */
+export function resolvedVerdict(addresses: readonly string[], allowPrivate: boolean): string | undefined {
+  const refused = addressVerdict(addresses, allowPrivate);
+  if (refused === 'no_address') return 'The host name does not resolve.';
+  if (refused === 'not_public') return 'The host name resolves to an address that is not public.';
+  return undefined;
 }

@@ -23,12 +23,16 @@
  * 50 ms, one at a time) gives the delay when the outbox is not behind. Every 202 must be
  * delivered: the benchmark fails if deliveries are missing and none has arrived for 30 s (or
  * after 10 minutes in all), however long a backlog takes to drain while it keeps draining.
+ *
+ * Then sign-up latency while 32 deliveries stall in host lookups on a nameserver that never
+ * answers, beside the same run's latency with none (lib/stalled-lookups.mjs).
  */
 import Database from 'better-sqlite3';
 import { cpuSeconds } from '../lib/cpu.mjs';
 import { httpClient } from '../lib/http.mjs';
 import { cli } from '../lib/proc.mjs';
 import { ORIGIN, SUBSCRIBE_PATH, startScenario } from '../lib/scenarios.mjs';
+import { stalledLookups } from '../lib/stalled-lookups.mjs';
 import { fmtInt, fmtMs, fmtRatio, fmtUs, median, metCell, percentile } from '../lib/stats.mjs';
 import { nowMs, startReceiver } from '../lib/webhook-receiver.mjs';
 import { checkWrkRun, runWrk } from '../lib/wrk.mjs';
@@ -293,6 +297,8 @@ export default {
         await stop(t);
       }
 
+      const stall = await stalledLookups(ctx, { dir, servers, drive, reps: ctx.smoke ? 1 : 3, seconds });
+
       const rps = (kind) => median(runs[kind].map((r) => r.rps));
       const ratioOf = (kind) => median(runs[kind].map((r, i) => r.rps / runs.plain[i].rps));
       const ratio = ratioOf('hooked');
@@ -398,6 +404,7 @@ export default {
                 `gives up after ${STALL_S} s without one or ${MAX_WAIT_S / 60} minutes in all).`,
             ],
           },
+          stall,
         ],
       };
     } finally {

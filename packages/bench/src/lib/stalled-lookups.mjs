@@ -1,0 +1,184 @@
+/**
+ * Item 8's stalled lookups (issue 22, item 3): sign-up latency from Node (node:http, 10
+ * concurrent, fresh emails) on a server with 32 deliveries stuck in host lookups on a nameserver that never answers
+ * (WAITLIST_DNS_SERVERS: testkit's blackhole), beside the same run's latency on a server set up the
+ * same way with no deliveries. Both have eight endpoints whose names resolved at creation (testkit's
+ * DNS server on loopback) and that only want a second waitlist; the stalled server gets four
+ * sign-ups on that waitlist first: 8 × 4 deliveries, the outbox's 32 slots, each retried at once
+ * when its lookup gives up, so all 32 stay stalled while sign-ups on the first waitlist are timed.
+ * Before measuring, the blackhole must have received the 32 lookups (A and AAAA each).
+ */
+import { build } from 'esbuild';
+import { cli, ROOT } from './proc.mjs';
+import { HUGE_LIMIT, ORIGIN, SUBSCRIBE_PATH, startScenario } from './scenarios.mjs';
+import { NODE_BUNDLE } from './server-source.mjs';
+import { fmtInt, fmtMs, fmtRatio, median, percentile } from './stats.mjs';
+
+/** The stalled-lookup phase: endpoints (each holds up to 4 deliveries: 32 in all), sign-ups in flight. */
+const STALLED_ENDPOINTS = 8;
+const STALLED_DELIVERIES = 32;
+const STALL_CONNECTIONS = 10;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+let testkit;
+
+/**
+ * testkit's DNS server and blackhole (packages/testkit/src/dns.ts), compiled by esbuild once and
+ * imported from memory, as item 4 does with its PostgreSQL cluster; dns2 inside is CommonJS and
+ * requires Node's own modules, so the bundle gets a `require`.
+ */
+function testkitDns() {
+  testkit ??= build({
+    entryPoints: [`${ROOT}packages/testkit/src/dns.ts`],
+    ...NODE_BUNDLE,
+    banner: {
+      js: `import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(${JSON.stringify(`${ROOT}packages/testkit/package.json`)});`,
+    },
+  }).then(
+    ({ outputFiles }) =>
+      import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`),
+  );
+  return testkit;
+}
+
+/**
+ * Sign-up latency with STALLED_DELIVERIES deliveries stuck in lookups on a nameserver that never
+ * answers, beside a server set up the same way with none (see the header). `servers`: item 8's set
+ * of running servers (stopped by it on failure); `drive`: its sign-up driver. Resolves to the section.
+ */
+export async function stalledLookups(ctx, { dir, servers, drive, reps, seconds }) {
+  const kit = await testkitDns();
+  // Names resolve at creation (to loopback: nothing is ever sent there), then never again.
+  const dns = await kit.startDnsServer(({ name, type }) =>
+    name.endsWith('.test') ? (type === 'A' ? { a: ['127.0.0.1'] } : {}) : undefined,
+  );
+  const hole = await kit.blackhole();
+  const env = {
+    WAITLIST_WEBHOOK_ALLOW_PRIVATE: '1',
+    WAITLIST_WEBHOOK_RETRY_SCHEDULE: Array(50).fill('0').join(','),
+    WAITLIST_DNS_SERVERS: hole.address,
+  };
+  const runs = { none: [], stalled: [] };
+  try {
+    for (let round = 0; round < reps; round++) {
+      const order = round % 2 === 0 ? ['none', 'stalled'] : ['stalled', 'none'];
+      ctx.log(`stalled lookups, round ${round + 1}/${reps}: ${order.join(', ')} (${seconds} s each)`);
+      for (const kind of order) {
+        let hooked;
+        const t = await startScenario('4a', {
+          dir,
+          tag: `-dns-${kind}-r${round}`,
+          env,
+          async beforeStart({ db, tenant }) {
+            const list = await cli(
+              [
+                'waitlist',
+                'create',
+                '--tenant',
+                tenant.tenantId,
+                '--name',
+                'Hooked',
+                '--origins',
+                ORIGIN,
+              ].concat(['--ip-limit', HUGE_LIMIT]),
+              db,
+            );
+            hooked = list.waitlist_id;
+            for (let i = 0; i < STALLED_ENDPOINTS; i++) {
+              await cli(
+                ['webhook', 'create', '--operator', tenant.operatorId, '--waitlist', hooked].concat([
+                  '--url',
+                  `http://stalled-${i}.test:9/hook`,
+                ]),
+                db,
+                { WAITLIST_WEBHOOK_ALLOW_PRIVATE: '1', WAITLIST_DNS_SERVERS: dns.address },
+              );
+            }
+          },
+        });
+        servers.add(t);
+        try {
+          let stalled = 0;
+          if (kind === 'stalled') {
+            const before = hole.queries.length;
+            await drive(t.server, SUBSCRIBE_PATH(hooked, 'public'), {
+              prefix: `stall-r${round}`,
+              seconds: 60,
+              max: STALLED_DELIVERIES / STALLED_ENDPOINTS,
+            });
+            // Two questions (A, AAAA) per lookup; retries after the first timeouts count as well.
+            for (let waited = 0; waited < 30_000 && hole.queries.length - before < 2 * STALLED_DELIVERIES; ) {
+              await sleep(50);
+              waited += 50;
+            }
+            stalled = Math.min(STALLED_DELIVERIES, Math.floor((hole.queries.length - before) / 2));
+            assert(
+              stalled === STALLED_DELIVERIES,
+              `8 dns r${round}: only ${stalled} lookups reached the nameserver`,
+            );
+          }
+          const load = await drive(t.server, SUBSCRIBE_PATH(t.tenant.waitlistId, 'public'), {
+            prefix: `dns-${kind}-r${round}`,
+            concurrency: STALL_CONNECTIONS,
+            seconds,
+          });
+          runs[kind].push({
+            p50: percentile(load.latencies, 50),
+            p99: percentile(load.latencies, 99),
+            rate: load.rate,
+            count: load.latencies.length,
+          });
+        } finally {
+          servers.delete(t);
+          await t.stop();
+        }
+      }
+    }
+  } finally {
+    await hole.close();
+    await dns.close();
+  }
+  const med = (kind, key) => median(runs[kind].map((r) => r[key]));
+  const ratio = (key) => median(runs.stalled.map((r, i) => r[key] / runs.none[i][key]));
+  const row = (kind, name) => ({
+    name,
+    value: fmtMs(med(kind, 'p50')),
+    p99: fmtMs(med(kind, 'p99')),
+    rate: `${fmtInt(med(kind, 'rate'))}/s`,
+    baseline: kind === 'none' ? '' : `${fmtMs(med('none', 'p50'))} / ${fmtMs(med('none', 'p99'))}`,
+    ratio: kind === 'none' ? '' : `${fmtRatio(ratio('p50'))} / ${fmtRatio(ratio('p99'))}`,
+  });
+  return {
+    title: 'Item 8: sign-up latency while deliveries stall on a nameserver that never answers',
+    intro:
+      `${reps} round(s), each a fresh server of each kind (alternating which goes first), ${seconds} s of public ` +
+      `sign-ups each from Node (node:http, ${STALL_CONNECTIONS} concurrent, fresh emails); median of the rounds' ` +
+      `p50 and p99. Both servers have ${STALLED_ENDPOINTS} endpoints for a second waitlist and resolve names ` +
+      `through a nameserver that never answers; the stalled one has ${STALLED_DELIVERIES} deliveries (the ` +
+      "outbox's every slot) waiting on their lookups, retried as each gives up, throughout.",
+    columns: [
+      { key: 'name', header: 'server' },
+      { key: 'value', header: 'p50' },
+      { key: 'p99', header: 'p99' },
+      { key: 'rate', header: 'sign-ups' },
+      { key: 'baseline', header: 'baseline: no deliveries, p50 / p99' },
+      { key: 'ratio', header: 'ratio p50 / p99' },
+    ],
+    rows: [
+      row('none', 'no deliveries (baseline)'),
+      row('stalled', `${STALLED_DELIVERIES} deliveries stalled in host lookups`),
+    ],
+    notes: [
+      'Lookups go through c-ares (dns.promises.Resolver: 2 s timeout, one try), which waits on the event ' +
+        "loop; libuv's four pool threads, which sqlite3 statements and scrypt need, stay free. With " +
+        'dns.lookup (getaddrinfo on the pool) the same 32 lookups would hold every pool thread.',
+      `Checked in every stalled run: the nameserver received the ${STALLED_DELIVERIES} lookups before the ` +
+        'timed sign-ups began, and every sign-up was answered 202.',
+    ],
+  };
+}

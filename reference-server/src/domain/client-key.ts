@@ -12,6 +12,7 @@
  * Geo lookups keep the full address; only counting uses this key.
  */
 import { isIP } from 'node:net';
+import { v6Groups } from './ip-address.js';
 
 /** The key of an address that cannot be read: all such clients share its budget. */
 export const UNKNOWN_CLIENT = 'unknown';
@@ -22,7 +23,7 @@ export function clientKey(address: string | undefined): string {
   const family = isIP(bare);
   if (family === 4) return bare;
   if (family !== 6) return UNKNOWN_CLIENT;
-  const groups = ipv6Groups(bare);
+  const groups = v6Groups(bare);
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
     const [high, low] = groups.slice(6) as [number, number];
     return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
@@ -31,20 +32,4 @@ export function clientKey(address: string | undefined): string {
     .slice(0, 4)
     .map((g) => g.toString(16))
     .join(':')}::/64`;
-}
-
-/** The eight 16-bit groups of an address `isIP` accepts as IPv6 (`::` expanded, a dotted tail split). */
-function ipv6Groups(address: string): number[] {
-  const halves = address.split('::');
-  const parts = (text: string | undefined): number[] =>
-    text
-      ? text.split(':').flatMap((part) => {
-          if (!part.includes('.')) return [Number.parseInt(part, 16)];
-          const [a, b, c, d] = part.split('.').map(Number) as [number, number, number, number];
-          return [(a << 8) | b, (c << 8) | d];
-        })
-      : [];
-  const head = parts(halves[0]);
-  const tail = parts(halves[1]);
-  return [...head, ...Array<number>(8 - head.length - tail.length).fill(0), ...tail];
 }

@@ -6,6 +6,7 @@
  * caller resolves the name and passes the addresses in.
  */
 import { isIP } from 'node:net';
+import { v4Number, v6Groups } from './ip-address.js';
 
 export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
 
@@ -47,28 +48,9 @@ const V4_SPECIAL: readonly [string, number][] = [
   ['240.0.0.0', 4], // reserved, broadcast
 ];
 
-function v4Number(address: string): number {
-  return address.split('.').reduce((n, part) => n * 256 + Number(part), 0);
-}
-
 function inV4Range(address: string, [first, bits]: readonly [string, number]): boolean {
   const size = 2 ** (32 - bits);
   return Math.floor(v4Number(address) / size) === Math.floor(v4Number(first) / size);
-}
-
-/** The eight 16-bit groups of an IPv6 address, `::` and an embedded IPv4 tail expanded. */
-function v6Groups(address: string): number[] {
-  let text = address.toLowerCase();
-  const v4 = text.match(/(\d+\.\d+\.\d+\.\d+)$/)?.[1];
-  if (v4) {
-    const n = v4Number(v4);
-    text = `${text.slice(0, -v4.length)}${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
-  }
-  const [head, tail] = text.split('::') as [string, string | undefined];
-  const parts = (s: string) => (s === '' ? [] : s.split(':').map((g) => Number.parseInt(g, 16)));
-  const front = parts(head);
-  const back = tail === undefined ? [] : parts(tail);
-  return [...front, ...Array(8 - front.length - back.length).fill(0), ...back];
 }
 
 /** True for an address on the public internet; false for loopback, private, link-local and the like. */

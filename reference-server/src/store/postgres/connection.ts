@@ -37,9 +37,10 @@ export function openPool(url: string, max: number): pg.Pool {
     types,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    // A connection whose peer vanished without a word is found out by the kernel's probes
-    // instead of lasting until it is next used.
+    // An idle connection whose peer vanished without a word (a host gone, a firewall's dropped
+    // state) is found out by the kernel's probes instead of failing the request that uses it next.
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
   });
   // An idle connection the server ended (a restart, an operator's pg_terminate_backend) is
   // dropped from the pool and replaced on demand; unhandled, its error would end the process.

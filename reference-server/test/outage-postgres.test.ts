@@ -3,9 +3,11 @@
  * stopped as a crash stops it (`pg_ctl -m immediate`) and started again, under a burst of
  * sign-ups and while idle. The server never exits, answers 202 or 503 with Retry-After and never
  * anything else, logs the outage once and its end once, reconnects by itself, and every 202 it
- * gave is a row afterwards. In the PostgreSQL-only list (vitest.config.ts): the `server-pg`
+ * gave is a row afterwards. And a database that takes connections and never answers: no request
+ * hangs on it. In the PostgreSQL-only list (vitest.config.ts): the `server-pg`
  * project runs it, which needs PostgreSQL anyway.
  */
+import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import {
   createDatabase,
   type PostgresCluster,
@@ -31,16 +33,22 @@ beforeAll(async () => {
 afterAll(() => cluster?.stop());
 
 let server: RunningServer | undefined;
+let relay: Relay | undefined;
 afterEach(async () => {
   await cluster.restart();
   await server?.stop();
   server = undefined;
+  await relay?.close();
+  relay = undefined;
 });
 
-async function started(): Promise<{ server: RunningServer; db: string; tenant: Tenant }> {
+/** A fresh database, a server on it (at `serverUrl(db)`, by default the database itself), a tenant. */
+async function started(
+  serverUrl: (db: string) => string = (db) => db,
+): Promise<{ server: RunningServer; db: string; tenant: Tenant }> {
   const db = createDatabase(cluster.url);
   server = await startServer({
-    db,
+    db: serverUrl(db),
     env: { WAITLIST_SECRET: SECRET, WAITLIST_KEY_RATE_LIMIT: '1000000' },
   });
   const tenant = await seedTenant(db, {
@@ -54,6 +62,51 @@ const lines = (s: RunningServer, msg: string) =>
     .output()
     .split('\n')
     .filter((line) => line.includes(`"msg":"${msg}"`));
+
+interface Relay {
+  port: number;
+  /** Cuts every connection, and from now on takes new ones and never answers them. */
+  silence(): void;
+  /** Forwards new connections again. */
+  resume(): void;
+  close(): Promise<void>;
+}
+
+/** A TCP relay on loopback in front of the cluster: the network between the server and PostgreSQL. */
+async function relayTo(port: number): Promise<Relay> {
+  let silent = false;
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  };
+  const listener: Server = createServer((client) => {
+    track(client);
+    if (silent) return;
+    const upstream = tcpConnect(port, '127.0.0.1');
+    track(upstream);
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (listener.address() as { port: number }).port,
+    silence() {
+      silent = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    resume() {
+      silent = false;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        listener.close(() => resolve());
+      }),
+  };
+}
 
 interface Answer {
   email: string;
@@ -194,5 +247,35 @@ describe('PostgreSQL stopped hard and started again', () => {
         .split('\n')
         .filter((line) => line.includes('outbox')).length,
     ).toBeLessThanOrEqual(1);
+  });
+
+  it('a database that takes connections and never answers: every request answered 503 in bounded time, 202 once it answers', {
+    timeout: 180_000,
+  }, async () => {
+    relay = await relayTo(Number(new URL(cluster.url).port));
+    const through = (db: string) => {
+      const url = new URL(db);
+      url.port = String(relay?.port);
+      return url.toString();
+    };
+    const { server, db, tenant } = await started(through);
+    expect((await signUp(server, tenant, 'before@example.com', 'api')).status).toBe(202);
+
+    relay.silence();
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        signUp(server, tenant, `silent-${i}@example.com`, i % 2 === 0 ? 'public' : 'api'),
+      ),
+    );
+    expect(answers.map((a) => [a.status, a.code])).toEqual(answers.map(() => [503, 'service_unavailable']));
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(503);
+
+    relay.resume();
+    expect((await signUp(server, tenant, 'after@example.com', 'public')).status).toBe(202);
+    await until('/healthz ok again', async () => (await fetch(`${server.url}/healthz`)).status === 200);
+    expect(lines(server, 'database unavailable')).toHaveLength(1);
+    expect(lines(server, 'database available again')).toHaveLength(1);
+    const rows = await sql<{ email: string }>(db, 'SELECT email FROM subscribers ORDER BY email');
+    expect(rows.map((r) => r.email)).toEqual(['after@example.com', 'before@example.com']);
   });
 });

@@ -21,6 +21,8 @@ const SQLITE_ONLY = [
   'test/search-index.test.ts',
   // backup --to copies a SQLite file; with a postgres URL it is a usage error (cli-usage.test.ts).
   'test/backup.test.ts',
+  // A SQLite file that cannot be written (full disk, read-only); PostgreSQL's outage has its own file.
+  'test/outage-sqlite.test.ts',
 ];
 
 export default defineProject({

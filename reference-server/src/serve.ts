@@ -11,6 +11,7 @@ import { createLogger, type LogLevel } from './adapters/logger.js';
 import { checkSmtpUrl, smtpMailer } from './adapters/mailer.js';
 import { MxChecker } from './adapters/mx.js';
 import { webhookSender } from './adapters/webhook-sender.js';
+import { DatabaseHealth, probeByWriting } from './app/database-health.js';
 import { seedDemo } from './app/demo.js';
 import { sweep, tokenSecret } from './app/housekeeping.js';
 import { OutboxWorker } from './app/outbox.js';
@@ -97,6 +98,16 @@ function signals(): Promise<void> {
   });
 }
 
+/**
+ * A file-size limit (`ulimit -f`, as a quota or a full disk is staged) kills a process at its
+ * first write past it; ignored, that write fails with EFBIG instead, which SQLite reports like a
+ * full disk: the server answers 503 until there is room again, and loses nothing.
+ */
+function surviveFileSizeLimit(): void {
+  if (process.platform !== 'win32' && process.listenerCount('SIGXFSZ') === 0)
+    process.on('SIGXFSZ', () => undefined);
+}
+
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -125,6 +136,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const resolver = resolverOf(env);
   const stop = options.stopSignal ?? signals();
 
+  surviveFileSizeLimit();
   const store = await openStore(options.db);
   const secret = await tokenSecret(store, env.WAITLIST_SECRET);
   const mx = new MxChecker(resolver, (domain, code) =>
@@ -140,8 +152,11 @@ export async function serve(options: ServeOptions): Promise<void> {
   };
   const container = createContainer({ store, clock: systemClock, secret, config, log, mx }, policy);
 
+  const health = new DatabaseHealth({ clock: systemClock, log, probe: probeByWriting(store, systemClock) });
+
   let demoWaitlistId: string | undefined;
   const app = createApp(container, {
+    health,
     get demoWaitlistId() {
       return demoWaitlistId;
     },
@@ -164,14 +179,17 @@ export async function serve(options: ServeOptions): Promise<void> {
   const mailer = mail && smtpMailer(mail.url);
   const webhook = webhookSender({ allowPrivate: policy.allowPrivate, resolver, log });
   const outbox = new OutboxWorker(
-    { store, clock: systemClock, log },
+    { store, clock: systemClock, log, health },
     {
       webhook,
       mail: mailer && mail ? { mailer, from: mail.from, appUrl: config.appUrl } : undefined,
     },
     { schedule },
   );
-  const sweeper = setInterval(() => sweep(container), 60_000);
+  // While the database is away there is nothing to sweep; the health probe looks for it.
+  const sweeper = setInterval(() => {
+    if (!health.down) sweep(container);
+  }, 60_000);
   outbox.start();
   sweeper.unref();
 
@@ -193,6 +211,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   });
   await outbox.stop();
   webhook.close();
+  health.stop();
   mailer?.close();
   mx.cancel();
   await store.close();

@@ -76,6 +76,27 @@ describe('jobs', () => {
     expect(now).not.toContain('s-undone');
   });
 
+  it("fails the whole batch when a job's failure took the transaction with it, as SQLite's full disk does: no later job commits on its own", async () => {
+    const blocker = committer.submit(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    const before = committer.submit(() => insert('r-before'));
+    // SQLITE_FULL and SQLITE_IOERR may roll the whole transaction back before the error
+    // reaches the job: staged here by the job itself.
+    const failing = committer.submit(async (tx) => {
+      await tx.run('ROLLBACK');
+      throw new Error('SQLITE_IOERR: disk I/O error');
+    });
+    const after = committer.submit(() => insert('r-after'));
+    await blocker;
+    const results = await Promise.allSettled([before, failing, after]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    const now = await values();
+    expect(now).not.toContain('r-before');
+    expect(now).not.toContain('r-after');
+    // The writer goes on.
+    await committer.submit(() => insert('r-next'));
+    expect(await values()).toContain('r-next');
+  });
+
   it('runs an autocommit job alone without a transaction: each statement is committed when it returns', async () => {
     const other = await Connection.open(`${tmp.dir}/committer.db`);
     try {

@@ -13,6 +13,8 @@ export const ErrorCode = {
   internalError: 'internal_error',
   idempotencyKeyReused: 'idempotency_key_reused',
   idempotencyKeyInUse: 'idempotency_key_in_use',
+  /** The service cannot reach its database for the moment; retry after `Retry-After` seconds. */
+  serviceUnavailable: 'service_unavailable',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export const ERROR_CODES = /* @__PURE__ */ Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]];
@@ -32,6 +34,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   internal_error: 500,
   idempotency_key_reused: 422,
   idempotency_key_in_use: 409,
+  service_unavailable: 503,
 };
 
 /** Gates a public signup can be asked to pass (the `gate` of a 428 body). */

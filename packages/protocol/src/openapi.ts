@@ -54,6 +54,12 @@ function errorResponse(description: string, headers: Json = {}): Json {
   return response(description, headers, json(ref('ErrorBody')));
 }
 
+/** Every operation that touches the store may find it unreachable; none hangs or fails for good. */
+const unavailable = errorResponse(
+  '`service_unavailable`: the database is unreachable for the moment (nothing was done); retry after `Retry-After` seconds.',
+  retryAfter,
+);
+
 const idempotencyKeyParameter = {
   name: Header.idempotencyKey,
   in: 'header',
@@ -91,6 +97,7 @@ function apiResponses(extra: Record<string, Json>): Json {
       ...rateLimitHeaders,
     }),
     '500': errorResponse('`internal_error`: transient; retry with backoff.'),
+    '503': unavailable,
   };
 }
 
@@ -212,6 +219,7 @@ export function buildOpenApiDocument(): Json {
         'Access-Control-Max-Age': { schema: { type: 'integer', const: 600 } },
       }),
       '404': response('Origin missing or not allowlisted; no CORS headers.'),
+      '503': unavailable,
     },
   });
   const publicNotFound = errorResponse(
@@ -362,6 +370,7 @@ export function buildOpenApiDocument(): Json {
               retryAfter,
             ),
             '500': errorResponse('`internal_error`: transient; retry with backoff.'),
+            '503': unavailable,
           },
         },
         options: preflight('publicSubscribePreflight'),
@@ -384,6 +393,7 @@ export function buildOpenApiDocument(): Json {
             '415': errorResponse('`unsupported_media_type`: Content-Type is not application/json.'),
             '429': errorResponse('`rate_limit_exceeded`: the per-IP throttle (Retry-After: 60).', retryAfter),
             '500': errorResponse('`internal_error`: transient; retry with backoff.'),
+            '503': unavailable,
           },
         },
         options: preflight('publicGatesPreflight'),

@@ -21,7 +21,16 @@ export interface PostgresCluster {
   url: string;
   /** Its data folder (`postmaster.pid` names the server's process). */
   dataDir: string;
+  /** Stops the server and removes the cluster. */
   stop(): Promise<void>;
+  /**
+   * Stops the server and keeps the cluster, to start it again with `restart`: `immediate` as a
+   * crash or a pulled plug (every connection cut at once, no checkpoint), `fast` as an operator's
+   * orderly stop (connections told, then closed).
+   */
+  halt(mode?: 'immediate' | 'fast'): Promise<void>;
+  /** Starts a halted server again, on the same port with the same settings; resolves once it takes connections. */
+  restart(): Promise<void>;
 }
 
 export interface PostgresOptions {
@@ -113,19 +122,22 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
     '-c shared_buffers=64MB',
     ...(options.settings ?? []).map((setting) => `-c ${setting}`),
   ].join(' ');
-  try {
+  const start = () =>
     runAsOwner('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', log, '-o', settings]);
+  try {
+    start();
   } catch (error) {
     const printed = existsSync(log) ? readFileSync(log, 'utf8') : '';
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`${(error as Error).message}\n${printed}`);
   }
   let stopped = false;
+  let running = true;
   const stop = () => {
     if (stopped) return;
     stopped = true;
     try {
-      runAsOwner('pg_ctl', ['stop', '-D', data, '-m', 'immediate']);
+      if (running) runAsOwner('pg_ctl', ['stop', '-D', data, '-m', 'immediate']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -138,6 +150,16 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
     async stop() {
       process.off('exit', stop);
       stop();
+    },
+    async halt(mode = 'immediate') {
+      if (!running) return;
+      runAsOwner('pg_ctl', ['stop', '-w', '-D', data, '-m', mode]);
+      running = false;
+    },
+    async restart() {
+      if (running) return;
+      start();
+      running = true;
     },
   };
 }

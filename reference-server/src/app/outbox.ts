@@ -29,6 +29,7 @@ import type {
   Store,
   StoredEvent,
 } from '../store/store.js';
+import type { DatabaseHealth } from './database-health.js';
 
 export interface OutboxOptions {
   /** Waits after each failed attempt, in ms (domain/retry-schedule.ts). */
@@ -121,7 +122,12 @@ export class OutboxWorker {
   private warnedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly deps: { store: Store; clock: Clock; log: Logger },
+    private readonly deps: {
+      store: Store;
+      clock: Clock;
+      log: Logger;
+      health?: Pick<DatabaseHealth, 'down' | 'observe'>;
+    },
     private readonly channels: { webhook: Sender; mail: MailChannel | undefined },
     options: OutboxOptions,
   ) {
@@ -179,11 +185,15 @@ export class OutboxWorker {
   }
 
   async tick(): Promise<void> {
+    // While the database is away the worker waits; the health probe looks for it, and says in
+    // the log when it went and came back (app/database-health.ts).
+    if (this.deps.health?.down) return;
     try {
       while (await this.dispatch()) {}
       await this.deliver();
       if (!this.channels.mail) await this.warnOfWaitingMail();
     } catch (error) {
+      if (this.deps.health?.observe(error)) return;
       this.deps.log.error('outbox tick failed', {
         error: error instanceof Error ? error.message : String(error),
       });

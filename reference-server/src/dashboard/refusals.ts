@@ -1,11 +1,11 @@
 /**
  * How the app's refusals become pages: not found is 404, not allowed 403, each with the app's
- * words or the door's own. Anything that is not a refusal is a fault and goes on to the error
- * handler.
+ * words or the door's own. Anything that is not a refusal is a fault, or the database away,
+ * and goes on to the error handler (a 500, or a 503).
  */
 import type { Response } from 'express';
 import type { Container } from '../container.js';
-import { DomainError } from '../domain/errors.js';
+import { DomainError, storeUnavailable } from '../domain/errors.js';
 import type { Waitlist } from '../domain/records.js';
 import { problemPage } from './pages/errors.js';
 import { sendPage, who } from './respond.js';
@@ -22,7 +22,7 @@ export function refused(
   failure: unknown,
   notFound = failure instanceof DomainError ? failure.message : '',
 ): void {
-  if (!(failure instanceof DomainError)) throw failure;
+  if (!(failure instanceof DomainError) || storeUnavailable(failure)) throw failure;
   const title = failure.code === 'not_found' ? 'Not found' : 'Not allowed';
   const message = failure.code === 'not_found' ? notFound : failure.message;
   sendPage(res, problemPage(who(res), title, message), STATUS[failure.code] ?? 400);

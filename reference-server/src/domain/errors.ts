@@ -11,7 +11,10 @@ export type ErrorKind =
   | 'feature_not_allowed'
   | 'conflict'
   | 'usage_error'
-  | 'database_busy';
+  /** Locked by another process, or out of connections: the database is there, try again soon. */
+  | 'database_busy'
+  /** Unreachable, or unable to write (disk full, read-only): an outage, until it comes back. */
+  | 'database_unavailable';
 
 export class DomainError extends Error {
   constructor(
@@ -25,6 +28,17 @@ export class DomainError extends Error {
   }
 }
 
+/** The database failing, not the request: `reason` is the driver's code (ECONNREFUSED, SQLITE_FULL, …). */
+export class DatabaseFailure extends DomainError {
+  constructor(
+    code: 'database_busy' | 'database_unavailable',
+    message: string,
+    readonly reason: string,
+  ) {
+    super(code, message);
+  }
+}
+
 export const notFound = (what: string, id: string) =>
   new DomainError('not_found', `No ${what} with id ${JSON.stringify(id)}.`);
 export const forbidden = (message: string) => new DomainError('forbidden', message);
@@ -33,3 +47,11 @@ export const conflict = (message: string, field?: string, remedy?: string) =>
   new DomainError('conflict', message, field, remedy);
 export const invalid = (message: string, field?: string) =>
   new DomainError('invalid_request', message, field);
+
+/**
+ * The store could not do the work now, so nothing was decided: no door turns this into a refusal
+ * (400, 403, 404); it is a 503 with Retry-After, or the command's own error.
+ */
+export function storeUnavailable(error: unknown): error is DatabaseFailure {
+  return error instanceof DatabaseFailure;
+}

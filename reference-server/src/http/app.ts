@@ -6,16 +6,18 @@ import { createRequire } from 'node:module';
 import { ErrorCode, Header } from '@waitlistkit/protocol';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { confirmationPage, pressConfirm } from '../app/confirmations.js';
+import type { DatabaseHealth } from '../app/database-health.js';
 import { liveWaitlist } from '../app/demo.js';
 import { statusView } from '../app/subscribers.js';
 import type { Container } from '../container.js';
 import { newRequestId } from '../domain/ids.js';
 import { clientIp } from '../web/client-ip.js';
 import { apiRouter } from './api.js';
-import { errorOutcome } from './outcome.js';
+import { errorOutcome, unavailableOutcome } from './outcome.js';
 import { confirmPage, tooManyConfirmationsPage, unknownConfirmationPage } from './pages/confirm.js';
 import { demoPage, infoPage } from './pages/demo.js';
 import { notFoundPage, statusPage } from './pages/status.js';
+import { unavailablePage } from './pages/unavailable.js';
 import { publicRouter } from './public.js';
 import { send, sendPage } from './respond.js';
 import { widgetFileHandler } from './widget-file.js';
@@ -38,13 +40,16 @@ export function loggedPath(url: string): string {
 }
 
 export interface AppOptions {
+  /** What the server knows of its database: failures of it are 503s, and /healthz says so. */
+  health: DatabaseHealth;
   /** The waitlist the demo page at / signs up to. */
   demoWaitlistId?: string | undefined;
   /** The operator dashboard, mounted at /dashboard by whoever builds the server. */
   dashboard?: Router;
 }
 
-export function createApp(app: Container, options: AppOptions = {}): express.Express {
+export function createApp(app: Container, options: AppOptions): express.Express {
+  const { health } = options;
   const web = express();
   web.disable('x-powered-by');
   web.set('etag', false);
@@ -69,8 +74,21 @@ export function createApp(app: Container, options: AppOptions = {}): express.Exp
     next();
   });
 
+  // A load balancer takes an instance whose database is away out of rotation, and puts it back
+  // once a probe has written again (app/database-health.ts): answered from what the server
+  // knows, so a health check costs the database nothing.
   web.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    const outage = health.outage;
+    if (!outage) return res.json({ status: 'ok' });
+    res
+      .status(503)
+      .set(Header.retryAfter, String(health.retryAfter()))
+      .json({
+        status: 'unavailable',
+        database: 'unreachable or unable to write',
+        code: outage.code,
+        since: new Date(outage.since).toISOString(),
+      });
   });
 
   web.get('/widget/waitlist.js', widgetFileHandler());
@@ -85,7 +103,7 @@ export function createApp(app: Container, options: AppOptions = {}): express.Exp
 
   if (options.dashboard) web.use('/dashboard', options.dashboard);
   web.use('/v1/api', apiRouter(app));
-  web.use('/v1/public', publicRouter(app));
+  web.use('/v1/public', publicRouter(app, health));
 
   web.get('/s/:token', async (req, res) => {
     const found = await statusView(app.store, String(req.params.token));
@@ -141,6 +159,14 @@ export function createApp(app: Container, options: AppOptions = {}): express.Exp
     if (typeof status === 'number' && status >= 400 && status < 500) {
       if (req.path.startsWith('/v1/')) return send(res, errorOutcome(ErrorCode.notFound, 'Not found.'));
       return sendPage(res, notFoundPage(), 404);
+    }
+    // The database away or busy: nothing was done, and the outage is logged once, not per request.
+    if (health.observe(error)) {
+      if (res.headersSent) return res.end();
+      const retryAfter = health.retryAfter(error);
+      if (req.path.startsWith('/v1/')) return send(res, unavailableOutcome(retryAfter));
+      res.set(Header.retryAfter, String(retryAfter));
+      return sendPage(res, unavailablePage(), 503);
     }
     app.log.error('request failed', {
       request_id: res.locals.requestId,

@@ -2,7 +2,7 @@
  * An HTTP answer: status, JSON body, headers. The use cases say what happened; this is where it
  * becomes a status (contract §1: the code decides it) and a Retry-After header.
  */
-import { ERROR_STATUS, type ErrorCode, Header } from '@waitlistkit/protocol';
+import { ERROR_STATUS, ErrorCode, Header } from '@waitlistkit/protocol';
 import type { Refusal } from '../app/refusal.js';
 
 export interface Outcome {
@@ -23,4 +23,13 @@ export function refusalOutcome(refusal: Refusal, headers: Record<string, string>
       ? headers
       : { ...headers, [Header.retryAfter]: String(refusal.retryAfter) };
   return errorOutcome(refusal.code, refusal.message, Object.keys(all).length > 0 ? all : undefined);
+}
+
+/** The store could not do the work (its database away or busy): nothing was done; retry after `retryAfter` s. */
+export function unavailableOutcome(retryAfter: number): Outcome {
+  return errorOutcome(
+    ErrorCode.serviceUnavailable,
+    'The service cannot reach its database just now; nothing was done. Try again shortly.',
+    { [Header.retryAfter]: String(retryAfter) },
+  );
 }

@@ -4,15 +4,16 @@
  */
 import { ErrorCode, Header } from '@waitlistkit/protocol';
 import { type Request, type Response, Router } from 'express';
+import type { DatabaseHealth } from '../app/database-health.js';
 import { preflightOrigin } from '../app/signup.js';
 import type { Container } from '../container.js';
 import { clientIp } from '../web/client-ip.js';
 import { readJsonBody } from './body.js';
 import { corsHeaders, PREFLIGHT_HEADERS } from './cors.js';
-import { errorOutcome, type Outcome, refusalOutcome } from './outcome.js';
+import { errorOutcome, type Outcome, refusalOutcome, unavailableOutcome } from './outcome.js';
 import { send } from './respond.js';
 
-export function publicRouter(app: Container): Router {
+export function publicRouter(app: Container, health: DatabaseHealth): Router {
   const router = Router();
 
   const subscribe = '/waitlists/:waitlistId/subscribers';
@@ -23,8 +24,9 @@ export function publicRouter(app: Container): Router {
     ip: clientIp(req, app.config.trustProxy),
     readBody: () => readJsonBody(req),
   });
-  // Answered here, not by the app's error handler: the 500 must carry CORS headers too.
+  // Answered here, not by the app's error handler: the 500 (or 503) must carry CORS headers too.
   const failed = (res: Response, what: string, error: unknown): Outcome => {
+    if (health.observe(error)) return unavailableOutcome(health.retryAfter(error));
     app.log.error(`public ${what} failed`, {
       request_id: res.locals.requestId,
       error: error instanceof Error ? error.stack : String(error),

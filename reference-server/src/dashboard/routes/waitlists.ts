@@ -1,7 +1,7 @@
 /** Waitlists: list, create, settings, archive. Their subscribers are routes/subscribers.ts. */
 import type { Response, Router } from 'express';
 import type { Container } from '../../container.js';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError, storeUnavailable } from '../../domain/errors.js';
 import type { Waitlist } from '../../domain/records.js';
 import { field, parseName, parseSettingsForm, settingsValues } from '../forms.js';
 import { archivePage, waitlistPage, waitlistsPage } from '../pages/waitlists.js';
@@ -67,7 +67,7 @@ export function waitlistRoutes(app: Container, router: Router): void {
     try {
       await operators.updateWaitlist(waitlist.id, { name, patch: form.patch });
     } catch (failure) {
-      if (!(failure instanceof DomainError)) throw failure;
+      if (!(failure instanceof DomainError) || storeUnavailable(failure)) throw failure;
       // A rule across fields (geo allow or deny): shown beside the field it names, and above the form.
       if (failure.field) errors[failure.field] = failure.message;
       return again(400, failure.message);

@@ -4,7 +4,7 @@
  * pool (each statement on whichever connection is free) or to one client inside a transaction.
  */
 import pg from 'pg';
-import { DomainError } from '../../domain/errors.js';
+import { DatabaseFailure } from '../../domain/errors.js';
 
 export type Params = readonly unknown[];
 
@@ -23,10 +23,28 @@ const types = {
       : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * How long a request waits for a connection (a new one, or a free one of the pool) before it
+ * is answered 503: a database that is down refuses at once, but one behind a dead network
+ * answers nothing, and without a bound every request would hang on it.
+ */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 export function openPool(url: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, types, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    types,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // An idle connection whose peer vanished without a word (a host gone, a firewall's dropped
+    // state) is found out by the kernel's probes instead of failing the request that uses it next.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   // An idle connection the server ended (a restart, an operator's pg_terminate_backend) is
   // dropped from the pool and replaced on demand; unhandled, its error would end the process.
+  // A checked-out one is database.ts's to listen to.
   pool.on('error', () => undefined);
   return pool;
 }
@@ -82,10 +100,52 @@ export function sqlState(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** No connection to be had, or the server going away, in the words every door understands. */
-function translated(error: unknown): unknown {
+/** Out of connections: the database is there, and busy. */
+const BUSY = new Set(['53300']);
+
+/**
+ * The database away, or unable to write: the connection exceptions (class 08), the server
+ * shutting down, crashed or starting up (57P01-57P03), out of disk (53100), a standby that
+ * cannot write (25006), and the socket's own failures.
+ */
+const UNAVAILABLE = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53100',
+  '25006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * `pg`'s own words for a connection lost or never made, which carry no code: the server gone
+ * mid-query, a client whose connection failed earlier, a connection attempt or a wait for a
+ * free one that timed out.
+ */
+const LOST =
+  /^Connection terminated|not queryable|timeout exceeded when trying to connect|Connection timeout/i;
+
+/**
+ * The database away or busy, in the words every door understands (a 503 over HTTP); any other
+ * error as it was. Idempotent: a translated error passes through.
+ */
+export function translated(error: unknown): unknown {
+  if (!(error instanceof Error) || error instanceof DatabaseFailure) return error;
   const code = sqlState(error);
-  const unavailable = code === '53300' || code === '57P01' || code === '57P03' || code === 'ECONNREFUSED';
-  if (!unavailable) return error;
-  return new DomainError('database_busy', `The database could not be reached: ${(error as Error).message}`);
+  if (code !== undefined && BUSY.has(code))
+    return new DatabaseFailure('database_busy', `The database is busy: ${error.message}`, code);
+  if ((code !== undefined && (UNAVAILABLE.has(code) || code.startsWith('08'))) || LOST.test(error.message))
+    return new DatabaseFailure(
+      'database_unavailable',
+      `The database could not be reached: ${error.message}`,
+      code ?? error.message,
+    );
+  return error;
 }

@@ -12,7 +12,7 @@
  * statement of one answer sees one committed state.
  */
 import type pg from 'pg';
-import { Connection, openPool, RETRYABLE, sqlState } from './connection.js';
+import { Connection, openPool, RETRYABLE, sqlState, translated } from './connection.js';
 import { migrate } from './migrations.js';
 
 export interface Database {
@@ -49,21 +49,36 @@ export async function openDatabase(url: string, { connections = 10 } = {}): Prom
 
   async function transaction<T>(begin: string, fn: (db: Connection) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((error: unknown) => {
+        throw translated(error);
+      });
       let broken: Error | undefined;
+      // The pool listens for a connection's death only while it is idle. One that dies while it
+      // is ours (the server restarted, the network went) reports it as an 'error' event of its
+      // client: heard here, it fails the transaction and the client is discarded; unheard, it
+      // would end the process.
+      const died = (error: Error) => {
+        broken = error;
+      };
+      client.on('error', died);
       try {
         await client.query(begin);
         const value = await fn(new Connection(client));
+        // Only a COMMIT that answered is a commit: one whose answer was lost may or may not have
+        // happened, and is reported as a failure (a 503), never as done.
         await client.query('COMMIT');
         return value;
       } catch (error) {
-        await client.query('ROLLBACK').catch((e: Error) => {
-          broken = e;
-        });
+        if (!broken)
+          await client.query('ROLLBACK').catch((e: Error) => {
+            broken = e;
+          });
         if (attempt < ATTEMPTS && RETRYABLE.has(sqlState(error) ?? '')) continue;
-        throw error;
+        throw translated(error);
       } finally {
-        // A connection that could not even roll back is discarded, not handed to the next caller.
+        client.off('error', died);
+        // A connection that died, or could not even roll back, is discarded, not handed to the
+        // next caller.
         client.release(broken);
       }
     }

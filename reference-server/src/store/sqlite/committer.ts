@@ -7,7 +7,9 @@
  * each. Inputs of the same kind can also share one job (`joinGroup`), so that one statement
  * writes them all.
  */
+import { storeUnavailable } from '../../domain/errors.js';
 import type { Connection } from './connection.js';
+import { configure } from './migrations.js';
 
 export type Job<T> = (db: Connection) => Promise<T>;
 
@@ -45,8 +47,12 @@ export interface JobOptions {
   alone?: boolean;
 }
 
+/** How often a writer that found its file read-only opens it again to see whether it may write. */
+const REOPEN_EVERY_MS = 1_000;
+
 export class Committer {
   private queue: Queued[] = [];
+  private reopenedAt = Number.NEGATIVE_INFINITY;
   private running: Promise<void> | undefined;
   private closed = false;
   private readonly groups = new Map<GroupJob<never, unknown>, OpenGroup<unknown, unknown>>();
@@ -134,6 +140,15 @@ export class Committer {
   }
 
   private async commit(batch: Queued[]): Promise<void> {
+    // Checked before awaiting anything: an idle writer starts a lone job at once (joinGroup).
+    if (this.db.foundReadOnly) {
+      try {
+        await this.reopenIfReadOnly();
+      } catch (error) {
+        for (const item of batch) item.reject(error);
+        return;
+      }
+    }
     const [only] = batch;
     if (batch.length === 1 && only?.autocommit) {
       await only.job(this.db).then(only.resolve, only.reject);
@@ -153,24 +168,53 @@ export class Committer {
         if (item.savepoint) await this.db.run('RELEASE job');
         results.push({ ok: true, value });
       } catch (error) {
-        if (item.savepoint) {
-          await this.db.run('ROLLBACK TO job').catch(() => undefined);
-          await this.db.run('RELEASE job').catch(() => undefined);
-        }
+        // A full disk, an I/O error or a read-only file fails every job after this one too, and
+        // SQLite may already have rolled the whole transaction back: the jobs after it would then
+        // run outside any transaction, each committed on its own and then reported as failed.
+        // The batch ends here instead, all of it undone and failed.
+        if (storeUnavailable(error) || !(await this.undo(item))) return this.abandon(batch, error);
         results.push({ ok: false, value: error });
       }
     }
     try {
       await this.db.run('COMMIT');
     } catch (error) {
-      await this.db.run('ROLLBACK').catch(() => undefined);
-      for (const item of batch) item.reject(error);
-      return;
+      return this.abandon(batch, error);
     }
     batch.forEach((item, i) => {
       const result = results[i] as { ok: boolean; value: unknown };
       if (result.ok) item.resolve(result.value);
       else item.reject(result.value);
     });
+  }
+
+  /** Undoes a failed job's work; false when that was not possible (no transaction left to undo in). */
+  private async undo(item: Queued): Promise<boolean> {
+    if (!item.savepoint) return true;
+    try {
+      await this.db.run('ROLLBACK TO job');
+      await this.db.run('RELEASE job');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Rolls back what the batch did, if SQLite has not already, and fails every job of it. */
+  private async abandon(batch: Queued[], error: unknown): Promise<void> {
+    await this.db.run('ROLLBACK').catch(() => undefined);
+    for (const item of batch) item.reject(error);
+  }
+
+  /**
+   * A file that was read-only when the writer opened it stays read-only to it (see
+   * `foundReadOnly`): once a write found it so, the writer opens it again, at most once a
+   * second, so the server writes again as soon as the file may be written, with no restart.
+   */
+  private async reopenIfReadOnly(): Promise<void> {
+    if (Date.now() - this.reopenedAt < REOPEN_EVERY_MS) return;
+    this.reopenedAt = Date.now();
+    await this.db.reopen();
+    await configure(this.db, { writer: true });
   }
 }

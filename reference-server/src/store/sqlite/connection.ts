@@ -2,10 +2,10 @@
  * A small promise interface over the `sqlite3` driver. Statements are prepared once per
  * connection and reused; every call resolves after the driver's worker thread has run it.
  */
-import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
-import { DomainError } from '../../domain/errors.js';
+import { DatabaseFailure } from '../../domain/errors.js';
 
 export type Params = readonly unknown[];
 
@@ -14,19 +14,46 @@ export interface RunResult {
   lastID: number;
 }
 
+function openHandle(path: string, mode: number): Promise<sqlite3.Database> {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(path, mode, (error) => (error ? reject(error) : resolve(db)));
+  });
+}
+
 export class Connection {
   private readonly statements = new Map<string, Promise<sqlite3.Statement>>();
+  /**
+   * Set when a write was refused because the file is read-only. SQLite decides that once, when
+   * it opens the file (a file it may not write is opened for reading), so only a connection
+   * opened again can write once the file may be written: see `reopen`.
+   */
+  foundReadOnly = false;
 
-  private constructor(private readonly db: sqlite3.Database) {}
+  private constructor(
+    private db: sqlite3.Database,
+    private readonly path: string,
+    private readonly mode: number,
+  ) {}
 
-  static open(path: string, { readonly = false } = {}): Promise<Connection> {
+  static async open(path: string, { readonly = false } = {}): Promise<Connection> {
     if (path !== ':memory:' && !readonly) ownerOnly(path);
     const mode = readonly ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE;
-    return new Promise((resolve, reject) => {
-      const db = new sqlite3.Database(path, mode, (error) =>
-        error ? reject(error) : resolve(new Connection(db)),
-      );
-    });
+    return new Connection(await openHandle(path, mode), path, mode);
+  }
+
+  /**
+   * Opens the file again in place of the current handle (the object stays, so whatever is bound
+   * to it stays bound); settings made with PRAGMA are the caller's to make again. Only between
+   * transactions: one under way would be lost. An in-memory database is never reopened.
+   */
+  async reopen(): Promise<void> {
+    if (this.path === ':memory:') return;
+    const next = await openHandle(this.path, this.mode);
+    const previous = this.db;
+    await this.finalizeStatements();
+    this.db = next;
+    this.foundReadOnly = false;
+    await new Promise<void>((resolve) => previous.close(() => resolve()));
   }
 
   /**
@@ -37,7 +64,9 @@ export class Connection {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = new Promise((resolve, reject) => {
-        const prepared = this.db.prepare(sql, (error) => (error ? reject(error) : resolve(prepared)));
+        const prepared = this.db.prepare(sql, (error) =>
+          error ? reject(this.failed(error)) : resolve(prepared),
+        );
       });
       this.statements.set(sql, statement);
       statement.catch(() => this.statements.delete(sql));
@@ -47,9 +76,10 @@ export class Connection {
 
   async run(sql: string, params: Params = []): Promise<RunResult> {
     const statement = await this.statement(sql);
+    const failed = (error: Error) => this.failed(error);
     return new Promise((resolve, reject) => {
       statement.run(params as unknown[], function (this: sqlite3.RunResult, error: Error | null) {
-        if (error) reject(translated(error));
+        if (error) reject(failed(error));
         else resolve({ changes: this.changes, lastID: this.lastID });
       });
     });
@@ -59,7 +89,7 @@ export class Connection {
     const statement = await this.statement(sql);
     return new Promise((resolve, reject) => {
       statement.all(params as unknown[], (error: Error | null, rows: T[]) =>
-        error ? reject(translated(error)) : resolve(rows),
+        error ? reject(this.failed(error)) : resolve(rows),
       );
     });
   }
@@ -72,12 +102,20 @@ export class Connection {
   /** Runs several statements without parameters (pragmas, migrations). */
   exec(sql: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.db.exec(sql, (error) => (error ? reject(translated(error)) : resolve()));
+      this.db.exec(sql, (error) => (error ? reject(this.failed(error)) : resolve()));
     });
   }
 
   async close(): Promise<void> {
+    await this.finalizeStatements();
+    await new Promise<void>((resolve, reject) =>
+      this.db.close((error) => (error ? reject(error) : resolve())),
+    );
+  }
+
+  private async finalizeStatements(): Promise<void> {
     const statements = await Promise.allSettled(this.statements.values());
+    this.statements.clear();
     await Promise.all(
       statements.map((s) =>
         s.status === 'fulfilled'
@@ -85,10 +123,12 @@ export class Connection {
           : undefined,
       ),
     );
-    this.statements.clear();
-    await new Promise<void>((resolve, reject) =>
-      this.db.close((error) => (error ? reject(error) : resolve())),
-    );
+  }
+
+  private failed(error: Error): Error {
+    const failure = translated(error);
+    if (failure instanceof DatabaseFailure && failure.reason === 'SQLITE_READONLY') this.foundReadOnly = true;
+    return failure;
   }
 }
 
@@ -100,23 +140,54 @@ export class Connection {
  */
 function ownerOnly(path: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const fd = openSync(path, 'a', 0o600);
   try {
-    if ((fstatSync(fd).mode & 0o077) !== 0) {
-      for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
+    closeSync(openSync(path, 'wx', 0o600));
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  // Only the others' bits are taken away: a file the operator made read-only stays read-only.
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (!existsSync(file)) continue;
+    const mode = statSync(file).mode & 0o777;
+    if ((mode & 0o077) === 0) continue;
+    try {
+      chmodSync(file, mode & 0o700);
+    } catch {
+      // Not ours to change (another owner, an immutable file): SQLite says what it can do with it.
     }
-  } finally {
-    closeSync(fd);
   }
 }
 
 /**
- * SQLITE_BUSY and friends (the database was locked past the busy timeout) in the words every
- * door understands; other errors as the driver gave them.
+ * The file cannot be written or read: the disk or a quota is full (SQLite reports a write the
+ * kernel cut short as SQLITE_FULL, and one it refused, EFBIG among them, as SQLITE_IOERR), the
+ * file is read-only, or it cannot be opened. SQLite may have rolled back the transaction it
+ * happened in (committer.ts).
  */
-function translated(error: Error): Error {
-  if (!/SQLITE_BUSY|SQLITE_LOCKED/.test(error.message)) return error;
-  return new DomainError('database_busy', `The database stayed locked by another process: ${error.message}`);
+const UNAVAILABLE = /^(SQLITE_FULL|SQLITE_IOERR|SQLITE_READONLY|SQLITE_CANTOPEN)\b/;
+
+/**
+ * SQLITE_BUSY and friends (the database was locked past the busy timeout), and a file that
+ * cannot be written, in the words every door understands; other errors as the driver gave them.
+ */
+export function translated(error: Error): Error {
+  if (error instanceof DatabaseFailure) return error;
+  const code = (error as { code?: unknown }).code;
+  const reason = typeof code === 'string' ? code : (/^SQLITE_[A-Z]+/.exec(error.message)?.[0] ?? '');
+  if (/^SQLITE_(BUSY|LOCKED)$/.test(reason))
+    return new DatabaseFailure(
+      'database_busy',
+      `The database stayed locked by another process: ${error.message}`,
+      reason,
+    );
+  if (UNAVAILABLE.test(reason))
+    return new DatabaseFailure(
+      'database_unavailable',
+      `The database file cannot be used: ${error.message}`,
+      reason,
+    );
+  return error;
 }
 
 export function isConstraint(error: unknown, index?: string): boolean {

@@ -297,11 +297,16 @@ export interface Outbox {
     busy: readonly string[],
     perEndpoint: number,
   ): Promise<ClaimedDelivery[]>;
+  /**
+   * Records an attempt, and its outcome on the delivery unless the delivery is no longer pending
+   * (its endpoint was deleted while the attempt was in flight: it stays failed).
+   */
   record(attempt: NewAttempt, next: { state: DeliveryState; nextAt: number }): Promise<void>;
   /** Mails waiting to be sent. */
   waitingMail(): Promise<number>;
   deliveries(endpointId: string, state?: string): Promise<DeliveryRow[]>;
   endpointOf(deliveryId: string): Promise<string | undefined>;
+  /** Makes the delivery due now, with the whole retry schedule ahead of it again. */
   resend(deliveryId: string, now: number): Promise<void>;
 }
 

@@ -164,18 +164,23 @@ export async function waitingMail(db: Connection): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** Records an attempt and what follows from it: delivered, due again at `nextAt`, or failed. */
+/**
+ * Records an attempt and what follows from it: delivered, due again at `nextAt`, or failed. Only
+ * a delivery still pending changes: one its endpoint's deletion failed while the attempt was in
+ * flight stays failed (its attempt is listed all the same), and one erased meanwhile is gone.
+ */
 export async function recordAttempt(
   db: Connection,
   attempt: NewAttempt,
   next: { state: DeliveryState; nextAt: number },
 ): Promise<void> {
   await db.run(
-    'INSERT INTO delivery_attempts (delivery_id, at, status, error, duration_ms) VALUES ($1, $2, $3, $4, $5)',
+    `INSERT INTO delivery_attempts (delivery_id, at, status, error, duration_ms)
+     SELECT $1::text, $2::bigint, $3::bigint, $4::text, $5::bigint WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = $1)`,
     [attempt.deliveryId, attempt.at, attempt.status, attempt.error, attempt.durationMs],
   );
   await db.run(
-    'UPDATE deliveries SET state = $1, attempts = attempts + 1, next_at = $2, lease_until = NULL WHERE id = $3',
+    "UPDATE deliveries SET state = $1, attempts = attempts + 1, next_at = $2, lease_until = NULL WHERE id = $3 AND state = 'pending'",
     [next.state, next.nextAt, attempt.deliveryId],
   );
 }
@@ -203,12 +208,12 @@ export async function deliveryEndpoint(db: Connection, deliveryId: string): Prom
     ?.e;
 }
 
-/** Sends a delivery again from now on, whatever became of it. */
+/** Sends a delivery again from now on, whatever became of it, with the whole retry schedule ahead of it. */
 export async function resendDelivery(db: Connection, deliveryId: string, now: number): Promise<void> {
-  await db.run("UPDATE deliveries SET state = 'pending', next_at = $1, lease_until = NULL WHERE id = $2", [
-    now,
-    deliveryId,
-  ]);
+  await db.run(
+    "UPDATE deliveries SET state = 'pending', attempts = 0, next_at = $1, lease_until = NULL WHERE id = $2",
+    [now, deliveryId],
+  );
 }
 
 /** Deliveries whose body names a subscriber (its email is in there): erased with it, attempts too. */

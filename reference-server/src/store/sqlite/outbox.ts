@@ -119,18 +119,23 @@ export async function waitingMail(db: Connection): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** Records an attempt and what follows from it: delivered, due again at `nextAt`, or failed. */
+/**
+ * Records an attempt and what follows from it: delivered, due again at `nextAt`, or failed. Only
+ * a delivery still pending changes: one its endpoint's deletion failed while the attempt was in
+ * flight stays failed (its attempt is listed all the same), and one erased meanwhile is gone.
+ */
 export async function recordAttempt(
   db: Connection,
   attempt: NewAttempt,
   next: { state: DeliveryState; nextAt: number },
 ): Promise<void> {
   await db.run(
-    'INSERT INTO delivery_attempts (delivery_id, at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?)',
+    `INSERT INTO delivery_attempts (delivery_id, at, status, error, duration_ms)
+     SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ?1)`,
     [attempt.deliveryId, attempt.at, attempt.status, attempt.error, attempt.durationMs],
   );
   await db.run(
-    'UPDATE deliveries SET state = ?, attempts = attempts + 1, next_at = ?, lease_until = NULL WHERE id = ?',
+    "UPDATE deliveries SET state = ?, attempts = attempts + 1, next_at = ?, lease_until = NULL WHERE id = ? AND state = 'pending'",
     [next.state, next.nextAt, attempt.deliveryId],
   );
 }
@@ -157,12 +162,12 @@ export async function deliveryEndpoint(db: Connection, deliveryId: string): Prom
     ?.e;
 }
 
-/** Sends a delivery again from now on, whatever became of it. */
+/** Sends a delivery again from now on, whatever became of it, with the whole retry schedule ahead of it. */
 export async function resendDelivery(db: Connection, deliveryId: string, now: number): Promise<void> {
-  await db.run("UPDATE deliveries SET state = 'pending', next_at = ?, lease_until = NULL WHERE id = ?", [
-    now,
-    deliveryId,
-  ]);
+  await db.run(
+    "UPDATE deliveries SET state = 'pending', attempts = 0, next_at = ?, lease_until = NULL WHERE id = ?",
+    [now, deliveryId],
+  );
 }
 
 /** Deliveries whose body names a subscriber (its email is in there): erased with it, attempts too. */

@@ -19,7 +19,7 @@ import {
   SEARCH_MATCHES,
   SUBSCRIBERS_BY_IDS,
 } from '../src/store/sqlite/line.js';
-import { CLAIM_DELIVERIES } from '../src/store/sqlite/outbox.js';
+import { CLAIM_DELIVERIES, DUE_DELIVERIES } from '../src/store/sqlite/outbox.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -49,9 +49,17 @@ describe('statements by a list of ids', () => {
 
 describe('the outbox claim', () => {
   it('reads the first due deliveries of each live destination by index, never the whole backlog', async () => {
-    const details = await plan(CLAIM_DELIVERIES, [0, 1000, 32, '[]', 4]);
+    const details = await plan(DUE_DELIVERIES, [0, '{"mail":1}', 4]);
     expect(details.some((d) => d.includes('USING INDEX deliveries_pending'))).toBe(true);
     expect(details.filter((d) => /SCAN d\b|SCAN deliveries\b/.test(d))).toEqual([]);
+  });
+
+  it('takes the chosen deliveries by primary key', async () => {
+    const details = await plan(CLAIM_DELIVERIES, ['["dlv_1"]', 0, 1000]);
+    expect(
+      details.some((d) => /SEARCH deliveries USING INDEX sqlite_autoindex_deliveries_1 \(id=\?\)/.test(d)),
+    ).toBe(true);
+    expect(details.filter((d) => /SCAN deliveries\b/.test(d))).toEqual([]);
   });
 });
 

@@ -303,6 +303,22 @@ describe('webhooks', () => {
     }
   });
 
+  it("refuses a tenant's 21st live endpoint, and takes one again once one is deleted", async () => {
+    const t = await h.tenant();
+    const other = await h.tenant();
+    const hooks = [];
+    for (let i = 0; i < 20; i++) hooks.push(await endpoint(t, `https://127.0.0.1/cap${i}`));
+    await expect(endpoint(t, 'https://127.0.0.1/cap20')).rejects.toThrow(
+      /"code":"conflict".*20 webhook endpoints, the most it may have: delete one before adding another/,
+    );
+    // Another tenant's endpoints are its own.
+    await endpoint(other, 'https://127.0.0.1/theirs');
+    const listed = await h.cli<{ items: unknown[] }>(['webhook', 'list', '--tenant', t.tenantId]);
+    expect(listed.items).toHaveLength(20);
+    await h.cli(['webhook', 'delete', '--operator', t.operatorId, '--webhook', hooks[0]?.id as string]);
+    await endpoint(t, 'https://127.0.0.1/cap20');
+  });
+
   it('answers a sign-up at once while the receiver is stuck', async () => {
     const r = await holding(200);
     const { release } = r;

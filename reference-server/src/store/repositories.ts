@@ -63,6 +63,7 @@ const SERVED_BY = {
   'outbox.add': 'addEvent',
   'outbox.pendingEvents': 'pendingEvents',
   'outbox.createDeliveries': 'createDeliveries',
+  'outbox.due': 'dueDeliveries',
   'outbox.claim': 'claimDeliveries',
   'outbox.record': 'recordAttempt',
   'outbox.waitingMail': 'waitingMail',

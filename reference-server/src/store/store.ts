@@ -248,7 +248,20 @@ export interface NewAttempt {
 /** 'dropped': a mail no longer needed when its turn came (the address confirmed, or erased). */
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'dropped';
 
-export type ClaimedDelivery = { id: string; message_id: string; body: string; attempts: number } & (
+/** A delivery that could be attempted now, and whose share of the slots it takes (domain/fair-share.ts). */
+export interface DueDelivery {
+  id: string;
+  channel: 'webhook' | 'mail';
+  tenant_id: string;
+}
+
+export type ClaimedDelivery = {
+  id: string;
+  tenant_id: string;
+  message_id: string;
+  body: string;
+  attempts: number;
+} & (
   | { channel: 'webhook'; endpoint_id: string; url: string; secret: string }
   | { channel: 'mail'; endpoint_id: null; url: null; secret: null }
 );
@@ -264,7 +277,8 @@ export interface DeliveryRow {
 }
 
 export interface WebhookEndpoints {
-  insert(fields: NewEndpoint, now: number): Promise<WebhookEndpoint>;
+  /** Adds the endpoint, unless its tenant has `most` live ones already: then undefined. */
+  insert(fields: NewEndpoint, now: number, most: number): Promise<WebhookEndpoint | undefined>;
   get(id: string): Promise<WebhookEndpoint | undefined>;
   /** The live endpoints of these tenants. */
   live(tenantIds: readonly string[]): Promise<WebhookEndpoint[]>;
@@ -287,16 +301,13 @@ export interface Outbox {
    */
   createDeliveries(deliveries: readonly NewDelivery[], dispatched: readonly number[]): Promise<void>;
   /**
-   * Takes due deliveries for `leaseMs`, a few per endpoint, none of the busy ones' (endpoint ids,
-   * or `mail` for every mail): each attempt is made by one worker.
+   * Due deliveries, oldest first: of each live destination (an endpoint id, or `mail` for every
+   * mail), as many as `perEndpoint` less those `underWay` there. On a store shared by several
+   * workers, those being claimed by another are left out.
    */
-  claim(
-    now: number,
-    leaseMs: number,
-    limit: number,
-    busy: readonly string[],
-    perEndpoint: number,
-  ): Promise<ClaimedDelivery[]>;
+  due(now: number, underWay: Readonly<Record<string, number>>, perEndpoint: number): Promise<DueDelivery[]>;
+  /** Takes these deliveries for `leaseMs`, those still due and free: each attempt is made by one worker. */
+  claim(ids: readonly string[], now: number, leaseMs: number): Promise<ClaimedDelivery[]>;
   /**
    * Records an attempt, and its outcome on the delivery unless the delivery is no longer pending
    * (its endpoint was deleted while the attempt was in flight: it stays failed).

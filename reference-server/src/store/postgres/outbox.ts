@@ -11,6 +11,7 @@ import type {
   ClaimedDelivery,
   DeliveryRow,
   DeliveryState,
+  DueDelivery,
   NewAttempt,
   NewDelivery,
   NewEvent,
@@ -119,41 +120,47 @@ export async function createDeliveries(
 }
 
 /**
- * Due deliveries, a few per live destination (an endpoint, or `mail` for the SMTP server), the
- * first of each found on the index, never the whole backlog. Rows another worker is claiming
- * right now are skipped, not waited for; once it commits, their lease says they are taken.
+ * Due deliveries, oldest first: of each live destination (an endpoint, or `mail` for all mail),
+ * the first few found on the index, as many as `perEndpoint` less those under way there (its
+ * `room`), never the whole backlog. Rows another worker is claiming right now are skipped, not
+ * waited for; those read here stay locked until this write commits, so the claim that follows
+ * finds them as they were.
  */
-const CLAIM_DELIVERIES = `WITH chosen AS (
-    SELECT d.id
-      FROM (SELECT id AS target FROM webhook_endpoints WHERE state = 'active' UNION ALL SELECT 'mail') AS t
-      CROSS JOIN LATERAL (
-        SELECT id, next_at FROM deliveries
-         WHERE coalesce(endpoint_id, channel) = t.target AND state = 'pending' AND next_at <= $1
-           AND (lease_until IS NULL OR lease_until <= $1)
-         ORDER BY next_at LIMIT $5
-         FOR UPDATE SKIP LOCKED) AS d
-     WHERE t.target <> ALL ($4::text[])
-     ORDER BY d.next_at LIMIT $3)
-  UPDATE deliveries SET lease_until = $1::bigint + $2::bigint
-    FROM chosen WHERE deliveries.id = chosen.id
-  RETURNING deliveries.id, channel, endpoint_id, message_id, body, attempts,
+const DUE_DELIVERIES = `SELECT d.id, d.channel, d.tenant_id
+    FROM (SELECT a.target, $3::int - coalesce(u.n::int, 0) AS room
+            FROM (SELECT id AS target FROM webhook_endpoints WHERE state = 'active' UNION ALL SELECT 'mail') AS a
+            LEFT JOIN jsonb_each_text($2::jsonb) AS u (target, n) ON u.target = a.target) AS t
+    CROSS JOIN LATERAL (
+      SELECT id, channel, tenant_id, next_at FROM deliveries
+       WHERE coalesce(endpoint_id, channel) = t.target AND state = 'pending' AND next_at <= $1
+         AND (lease_until IS NULL OR lease_until <= $1)
+       ORDER BY next_at LIMIT greatest(t.room, 0)
+       FOR UPDATE SKIP LOCKED) AS d
+   ORDER BY d.next_at, d.id`;
+
+export function dueDeliveries(
+  db: Connection,
+  now: number,
+  underWay: Readonly<Record<string, number>>,
+  perEndpoint: number,
+): Promise<DueDelivery[]> {
+  return db.all<DueDelivery>(DUE_DELIVERIES, [now, JSON.stringify(underWay), perEndpoint]);
+}
+
+const CLAIM_DELIVERIES = `UPDATE deliveries SET lease_until = $2::bigint + $3::bigint
+    WHERE id = ANY ($1::text[]) AND state = 'pending' AND (lease_until IS NULL OR lease_until <= $2)
+  RETURNING id, channel, endpoint_id, tenant_id, message_id, body, attempts,
     (SELECT url FROM webhook_endpoints WHERE id = endpoint_id) AS url,
     (SELECT secret FROM webhook_endpoints WHERE id = endpoint_id) AS secret`;
 
-/**
- * Takes up to `limit` due deliveries for `leaseMs`, at most `perEndpoint` of one endpoint (all
- * mail counts as one endpoint, the SMTP server), none of the busy ones given (an endpoint id, or
- * `mail`).
- */
+/** Takes these deliveries for `leaseMs`, those still pending and free: each attempt is made by one worker. */
 export function claimDeliveries(
   db: Connection,
+  ids: readonly string[],
   now: number,
   leaseMs: number,
-  limit: number,
-  busy: readonly string[],
-  perEndpoint: number,
 ): Promise<ClaimedDelivery[]> {
-  return db.all<ClaimedDelivery>(CLAIM_DELIVERIES, [now, leaseMs, limit, busy, perEndpoint]);
+  return db.all<ClaimedDelivery>(CLAIM_DELIVERIES, [ids, now, leaseMs]);
 }
 
 /** How many mails wait to be sent: what a server without SMTP owes (contract §15). */

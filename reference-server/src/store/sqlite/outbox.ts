@@ -9,6 +9,7 @@ import type {
   ClaimedDelivery,
   DeliveryRow,
   DeliveryState,
+  DueDelivery,
   NewAttempt,
   NewDelivery,
   NewEvent,
@@ -78,36 +79,50 @@ export async function createDeliveries(
 }
 
 // `+t.target`: a plain value, without the union column's affinity, is what lets SQLite look
-// each destination up in the expression index instead of scanning it.
-export const CLAIM_DELIVERIES = `UPDATE deliveries SET lease_until = ?1 + ?2
-      WHERE id IN (
-        SELECT d.id
+// each destination up in the expression index instead of scanning it. A destination's first
+// `perEndpoint` are read by index, then cut to what it may still take (its `room`): SQLite's
+// LIMIT cannot read a column of the outer query.
+export const DUE_DELIVERIES = `SELECT id, channel, tenant_id FROM (
+        SELECT d.id, d.channel, d.tenant_id, d.next_at, ?3 - coalesce(u.value, 0) AS room,
+               row_number() OVER (PARTITION BY t.target ORDER BY d.next_at, d.id) AS n
           FROM (SELECT id AS target FROM webhook_endpoints WHERE state = 'active' UNION ALL SELECT 'mail') AS t
+          LEFT JOIN json_each(?2) AS u ON u.key = t.target
           JOIN deliveries AS d ON d.id IN (
             SELECT id FROM deliveries INDEXED BY deliveries_pending
              WHERE coalesce(endpoint_id, channel) = +t.target AND state = 'pending' AND next_at <= ?1
                AND (lease_until IS NULL OR lease_until <= ?1)
-             ORDER BY next_at LIMIT ?5)
-         WHERE t.target NOT IN (SELECT value FROM json_each(?4))
-         ORDER BY d.next_at LIMIT ?3)
-      RETURNING id, channel, endpoint_id, message_id, body, attempts,
+             ORDER BY next_at LIMIT ?3)
+         WHERE coalesce(u.value, 0) < ?3)
+      WHERE n <= room ORDER BY next_at, id`;
+
+/**
+ * Due deliveries, oldest first: of each live destination (an endpoint, or `mail` for all mail),
+ * its first few, as many as `perEndpoint` less those `underWay` there (by destination).
+ */
+export function dueDeliveries(
+  db: Connection,
+  now: number,
+  underWay: Readonly<Record<string, number>>,
+  perEndpoint: number,
+): Promise<DueDelivery[]> {
+  return db.all<DueDelivery>(DUE_DELIVERIES, [now, JSON.stringify(underWay), perEndpoint]);
+}
+
+export const CLAIM_DELIVERIES = `UPDATE deliveries SET lease_until = ?2 + ?3
+      WHERE id IN (SELECT value FROM json_each(?1)) AND state = 'pending'
+        AND (lease_until IS NULL OR lease_until <= ?2)
+      RETURNING id, channel, endpoint_id, tenant_id, message_id, body, attempts,
         (SELECT url FROM webhook_endpoints WHERE id = endpoint_id) AS url,
         (SELECT secret FROM webhook_endpoints WHERE id = endpoint_id) AS secret`;
 
-/**
- * Takes up to `limit` due deliveries for `leaseMs`, at most `perEndpoint` of one endpoint (all
- * mail counts as one endpoint, the SMTP server), none of the busy ones given (an endpoint id, or
- * `mail`).
- */
+/** Takes these deliveries for `leaseMs`, those still pending and free: each attempt is made by one worker. */
 export function claimDeliveries(
   db: Connection,
+  ids: readonly string[],
   now: number,
   leaseMs: number,
-  limit: number,
-  busy: readonly string[],
-  perEndpoint: number,
 ): Promise<ClaimedDelivery[]> {
-  return db.all<ClaimedDelivery>(CLAIM_DELIVERIES, [now, leaseMs, limit, JSON.stringify(busy), perEndpoint]);
+  return db.all<ClaimedDelivery>(CLAIM_DELIVERIES, [JSON.stringify(ids), now, leaseMs]);
 }
 
 /** How many mails wait to be sent: what a server without SMTP owes (contract §15). */

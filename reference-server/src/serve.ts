@@ -12,7 +12,7 @@ import { checkSmtpUrl, smtpMailer } from './adapters/mailer.js';
 import { MxChecker, parseDnsServers } from './adapters/mx.js';
 import { webhookSender } from './adapters/webhook-sender.js';
 import { seedDemo } from './app/demo.js';
-import { sweep, tokenSecret } from './app/housekeeping.js';
+import { sweeper, tokenSecret } from './app/housekeeping.js';
 import { OutboxWorker } from './app/outbox.js';
 import { createContainer, openStore, webhookPolicy } from './container.js';
 import { dashboardRouter } from './dashboard/router.js';
@@ -50,6 +50,10 @@ function envInt(
   }
   return Number(raw);
 }
+
+/** WAITLIST_OUTBOX_RETENTION_DAYS when unset: finished deliveries and sent events are kept 30 days. */
+const OUTBOX_RETENTION_DAYS = 30;
+const DAY_MS = 86_400_000;
 
 function envUrl(env: Record<string, string | undefined>, name: string): string | undefined {
   const raw = env[name];
@@ -122,6 +126,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     throw new DomainError('usage_error', (error as Error).message);
   }
   const mail = mailSettings(env);
+  const retentionDays = envInt(env, 'WAITLIST_OUTBOX_RETENTION_DAYS', 1, 36_500) ?? OUTBOX_RETENTION_DAYS;
   const stop = options.stopSignal ?? signals();
 
   const store = await openStore(options.db);
@@ -171,9 +176,12 @@ export async function serve(options: ServeOptions): Promise<void> {
     },
     { schedule },
   );
-  const sweeper = setInterval(() => sweep(container), 60_000);
+  // Once at the start too: a server back after a while prunes at once, not a minute later.
+  const housekeeping = sweeper(container, { outboxRetentionMs: retentionDays * DAY_MS });
+  housekeeping.sweep();
+  const sweeping = setInterval(() => housekeeping.sweep(), 60_000);
   outbox.start();
-  sweeper.unref();
+  sweeping.unref();
 
   log.info('listening', {
     url: config.baseUrl,
@@ -184,7 +192,7 @@ export async function serve(options: ServeOptions): Promise<void> {
 
   await stop;
   log.info('stopping');
-  clearInterval(sweeper);
+  clearInterval(sweeping);
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
@@ -192,6 +200,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     setTimeout(() => server.closeAllConnections(), 10_000).unref();
   });
   await outbox.stop();
+  await housekeeping.stop();
   mailer?.close();
   mx.cancel();
   await store.close();

@@ -63,6 +63,13 @@ interface Attempted {
 
 const MAIL = 'mail';
 
+/**
+ * The subscriber whose data an event's body carries, so erasing them finds it by index: the
+ * subject (the referrer, for referral.credited), but nobody for subscriber.deleted, whose body
+ * is the erased id alone and must still go out.
+ */
+const carries = (event: StoredEvent) => (event.type === 'subscriber.deleted' ? null : event.subject_id);
+
 /** Whose share of the slots a delivery takes: its tenant's, or the mail's (all mail is one group). */
 const groupOf = (d: { channel: 'webhook' | 'mail'; tenant_id: string }) =>
   d.channel === 'mail' ? MAIL : d.tenant_id;
@@ -239,6 +246,7 @@ export class OutboxWorker {
             type: event.type,
             body,
             at: event.at,
+            subscriberId: carries(event),
           });
         }
       }

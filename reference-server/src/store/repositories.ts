@@ -70,6 +70,7 @@ const SERVED_BY = {
   'outbox.deliveries': 'listDeliveries',
   'outbox.endpointOf': 'deliveryEndpoint',
   'outbox.resend': 'resendDelivery',
+  'outbox.prune': 'pruneOutbox',
   'meta.get': 'getMeta',
   'meta.putOnce': 'putMetaOnce',
 } as const satisfies Record<Path, string>;

@@ -234,6 +234,8 @@ export interface NewDelivery {
   body: string;
   /** When the event happened: the body's timestamp, and the first attempt is due then. */
   at: number;
+  /** The subscriber whose data the body carries, erased with them; null for none (subscriber.deleted). */
+  subscriberId: string | null;
 }
 
 /** One attempt at a delivery: its HTTP status, or the error that kept it from having one. */
@@ -319,6 +321,12 @@ export interface Outbox {
   endpointOf(deliveryId: string): Promise<string | undefined>;
   /** Makes the delivery due now, with the whole retry schedule ahead of it again. */
   resend(deliveryId: string, now: number): Promise<void>;
+  /**
+   * Forgets up to `batch` finished deliveries (delivered, failed, dropped; with their attempts)
+   * that finished before `before`, and up to `batch` dispatched events of before it, oldest
+   * first; says how many of each went.
+   */
+  prune(before: number, batch: number): Promise<{ deliveries: number; events: number }>;
 }
 
 export type FreshSignupInput = Omit<SignupInput, 'referralCode'> & { tokens?: readonly TokenUse[] };

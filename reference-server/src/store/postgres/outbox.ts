@@ -56,14 +56,15 @@ export async function queueConfirmationMail(
 ): Promise<void> {
   const at = Math.floor(atUs / 1000);
   await db.run(
-    `INSERT INTO deliveries (id, channel, tenant_id, message_id, event_type, body, state, next_at, created_at)
-     VALUES ($1, 'mail', $2, $3, 'confirmation', $4, 'pending', $5, $5)`,
+    `INSERT INTO deliveries (id, channel, tenant_id, message_id, event_type, body, state, next_at, created_at, subscriber_id)
+     VALUES ($1, 'mail', $2, $3, 'confirmation', $4, 'pending', $5, $5, $6)`,
     [
       triggerId('dlv', 8),
       subscriber.tenantId,
       triggerId('msg', 12),
       JSON.stringify({ subscriber_id: subscriber.id }),
       at,
+      subscriber.id,
     ],
   );
 }
@@ -101,10 +102,10 @@ export async function createDeliveries(
   const rows = deliveries.filter((d) => mine.has(d.eventSeq));
   if (rows.length === 0) return;
   await db.run(
-    `INSERT INTO deliveries (id, channel, event_seq, endpoint_id, tenant_id, message_id, event_type, body, state, attempts, next_at, created_at)
-     SELECT d.id, 'webhook', d.event_seq, d.endpoint_id, d.tenant_id, d.message_id, d.event_type, d.body, 'pending', 0, d.at, d.at
-       FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[])
-            AS d (id, event_seq, endpoint_id, tenant_id, message_id, event_type, body, at)
+    `INSERT INTO deliveries (id, channel, event_seq, endpoint_id, tenant_id, message_id, event_type, body, state, attempts, next_at, created_at, subscriber_id)
+     SELECT d.id, 'webhook', d.event_seq, d.endpoint_id, d.tenant_id, d.message_id, d.event_type, d.body, 'pending', 0, d.at, d.at, d.subscriber_id
+       FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
+            AS d (id, event_seq, endpoint_id, tenant_id, message_id, event_type, body, at, subscriber_id)
       WHERE EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.state = 'active' FOR SHARE)`,
     [
       rows.map((d) => d.id),
@@ -115,6 +116,7 @@ export async function createDeliveries(
       rows.map((d) => d.type),
       rows.map((d) => d.body),
       rows.map((d) => d.at),
+      rows.map((d) => d.subscriberId),
     ],
   );
 }
@@ -223,16 +225,45 @@ export async function resendDelivery(db: Connection, deliveryId: string, now: nu
   );
 }
 
-/** Deliveries whose body names a subscriber (its email is in there): erased with it, attempts too. */
+/**
+ * What erasure removes from the outbox, found through indexes (deliveries_subscriber,
+ * events_subject), never by reading bodies: the deliveries and events carrying the subscriber's
+ * data, with their attempts. Kept: the subscriber.deleted event, and other people's events that
+ * name them only by id (a referrer's referral.credited), an id that names nobody any more.
+ */
 export async function forgetDeliveriesNaming(db: Connection, id: string): Promise<void> {
-  const needle = `"${id}"`;
   await db.run(
-    'DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE strpos(body, $1) > 0)',
-    [needle],
+    'DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE subscriber_id = $1)',
+    [id],
   );
-  await db.run('DELETE FROM deliveries WHERE strpos(body, $1) > 0', [needle]);
-  await db.run(
-    "DELETE FROM events WHERE strpos(coalesce(data, ''), $1) > 0 OR (subject_id = $2 AND type <> 'subscriber.deleted')",
-    [needle, id],
+  await db.run('DELETE FROM deliveries WHERE subscriber_id = $1', [id]);
+  await db.run("DELETE FROM events WHERE subject_id = $1 AND type <> 'subscriber.deleted'", [id]);
+}
+
+/**
+ * Forgets up to `batch` finished deliveries (delivered, failed, dropped) that finished before
+ * `before` (a finished delivery's next_at is when its last attempt ended), with their attempts,
+ * and up to `batch` dispatched events of before it, oldest first; says how many of each went.
+ */
+export async function pruneOutbox(
+  db: Connection,
+  before: number,
+  batch: number,
+): Promise<{ deliveries: number; events: number }> {
+  const gone = await db.all<{ id: string }>(
+    `DELETE FROM deliveries WHERE id IN (
+       SELECT id FROM deliveries WHERE state <> 'pending' AND next_at < $1 ORDER BY next_at LIMIT $2)
+     RETURNING id`,
+    [before, batch],
   );
+  if (gone.length > 0)
+    await db.run('DELETE FROM delivery_attempts WHERE delivery_id = ANY ($1::text[])', [
+      gone.map((d) => d.id),
+    ]);
+  const events = await db.run(
+    `DELETE FROM events WHERE seq IN (
+       SELECT seq FROM events WHERE dispatched AND at < $1 ORDER BY at LIMIT $2)`,
+    [before, batch],
+  );
+  return { deliveries: gone.length, events: events.changes };
 }

@@ -50,8 +50,8 @@ export async function createDeliveries(
 ): Promise<void> {
   if (deliveries.length > 0) {
     await db.run(
-      `INSERT INTO deliveries (id, channel, event_seq, endpoint_id, tenant_id, message_id, event_type, body, state, attempts, next_at, created_at)
-       SELECT value ->> 0, 'webhook', value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, 'pending', 0, value ->> 7, value ->> 7
+      `INSERT INTO deliveries (id, channel, event_seq, endpoint_id, tenant_id, message_id, event_type, body, state, attempts, next_at, created_at, subscriber_id)
+       SELECT value ->> 0, 'webhook', value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, 'pending', 0, value ->> 7, value ->> 7, value ->> 8
          FROM json_each(?)
         WHERE EXISTS (SELECT 1 FROM events WHERE seq = value ->> 1 AND dispatched = 0)
           AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = value ->> 2 AND state = 'active')`,
@@ -66,6 +66,7 @@ export async function createDeliveries(
             d.type,
             d.body,
             d.at,
+            d.subscriberId,
           ]),
         ),
       ],
@@ -185,16 +186,46 @@ export async function resendDelivery(db: Connection, deliveryId: string, now: nu
   );
 }
 
-/** Deliveries whose body names a subscriber (its email is in there): erased with it, attempts too. */
+/**
+ * What erasure removes from the outbox, found through indexes (deliveries_subscriber,
+ * events_subject), never by reading bodies: the deliveries and events carrying the subscriber's
+ * data, with their attempts. Kept: the subscriber.deleted event, and other people's events that
+ * name them only by id (a referrer's referral.credited), an id that names nobody any more.
+ */
+export const FORGET_ATTEMPTS =
+  'DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE subscriber_id = ?)';
+export const FORGET_DELIVERIES = 'DELETE FROM deliveries WHERE subscriber_id = ?';
+export const FORGET_EVENTS = "DELETE FROM events WHERE subject_id = ? AND type != 'subscriber.deleted'";
+
 export async function forgetDeliveriesNaming(db: Connection, id: string): Promise<void> {
-  const needle = `"${id}"`;
-  await db.run(
-    'DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE instr(body, ?) > 0)',
-    [needle],
-  );
-  await db.run('DELETE FROM deliveries WHERE instr(body, ?) > 0', [needle]);
-  await db.run(
-    "DELETE FROM events WHERE instr(coalesce(data, ''), ?) > 0 OR (subject_id = ? AND type != 'subscriber.deleted')",
-    [needle, id],
-  );
+  await db.run(FORGET_ATTEMPTS, [id]);
+  await db.run(FORGET_DELIVERIES, [id]);
+  await db.run(FORGET_EVENTS, [id]);
+}
+
+/**
+ * Finished deliveries (delivered, failed, dropped) that finished before `before`, oldest first:
+ * a finished delivery's next_at is when its last attempt ended.
+ */
+export const PRUNE_DELIVERIES = `DELETE FROM deliveries WHERE id IN (
+    SELECT id FROM deliveries WHERE state <> 'pending' AND next_at < ?1 ORDER BY next_at LIMIT ?2)
+  RETURNING id`;
+export const PRUNE_ATTEMPTS =
+  'DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT value FROM json_each(?))';
+export const PRUNE_EVENTS = `DELETE FROM events WHERE seq IN (
+    SELECT seq FROM events WHERE dispatched = 1 AND at < ?1 ORDER BY at LIMIT ?2)`;
+
+/**
+ * Forgets up to `batch` finished deliveries (with their attempts) and up to `batch` dispatched
+ * events, of before `before`; says how many of each went.
+ */
+export async function pruneOutbox(
+  db: Connection,
+  before: number,
+  batch: number,
+): Promise<{ deliveries: number; events: number }> {
+  const gone = await db.all<{ id: string }>(PRUNE_DELIVERIES, [before, batch]);
+  if (gone.length > 0) await db.run(PRUNE_ATTEMPTS, [JSON.stringify(gone.map((d) => d.id))]);
+  const events = await db.run(PRUNE_EVENTS, [before, batch]);
+  return { deliveries: gone.length, events: events.changes };
 }

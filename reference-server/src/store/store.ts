@@ -257,16 +257,10 @@ export interface DueDelivery {
   tenant_id: string;
 }
 
-export type ClaimedDelivery = {
-  id: string;
-  tenant_id: string;
-  message_id: string;
-  body: string;
-  attempts: number;
-} & (
-  | { channel: 'webhook'; endpoint_id: string; url: string; secret: string }
-  | { channel: 'mail'; endpoint_id: null; url: null; secret: null }
-);
+export type ClaimedDelivery = DueDelivery & { message_id: string; body: string; attempts: number } & (
+    | { channel: 'webhook'; endpoint_id: string; url: string; secret: string }
+    | { channel: 'mail'; endpoint_id: null; url: null; secret: null }
+  );
 
 export interface DeliveryRow {
   id: string;
@@ -303,17 +297,13 @@ export interface Outbox {
    */
   createDeliveries(deliveries: readonly NewDelivery[], dispatched: readonly number[]): Promise<void>;
   /**
-   * Due deliveries, oldest first: of each live destination (an endpoint id, or `mail` for every
-   * mail), as many as `perEndpoint` less those `underWay` there. On a store shared by several
-   * workers, those being claimed by another are left out.
+   * Due deliveries, oldest first: of each live destination (an endpoint id, or `mail`), as many as
+   * `perEndpoint` less those `underWay` there, but none another worker is claiming.
    */
   due(now: number, underWay: Readonly<Record<string, number>>, perEndpoint: number): Promise<DueDelivery[]>;
   /** Takes these deliveries for `leaseMs`, those still due and free: each attempt is made by one worker. */
   claim(ids: readonly string[], now: number, leaseMs: number): Promise<ClaimedDelivery[]>;
-  /**
-   * Records an attempt, and its outcome on the delivery unless the delivery is no longer pending
-   * (its endpoint was deleted while the attempt was in flight: it stays failed).
-   */
+  /** Records an attempt, and its outcome if the delivery is still pending (a deletion's failure stands). */
   record(attempt: NewAttempt, next: { state: DeliveryState; nextAt: number }): Promise<void>;
   /** Mails waiting to be sent. */
   waitingMail(): Promise<number>;
@@ -321,11 +311,7 @@ export interface Outbox {
   endpointOf(deliveryId: string): Promise<string | undefined>;
   /** Makes the delivery due now, with the whole retry schedule ahead of it again. */
   resend(deliveryId: string, now: number): Promise<void>;
-  /**
-   * Forgets up to `batch` finished deliveries (delivered, failed, dropped; with their attempts)
-   * that finished before `before`, and up to `batch` dispatched events of before it, oldest
-   * first; says how many of each went.
-   */
+  /** Forgets up to `batch` finished deliveries (with attempts) and sent events from before `before`. */
   prune(before: number, batch: number): Promise<{ deliveries: number; events: number }>;
 }
 

@@ -342,31 +342,23 @@ export const MIGRATIONS: readonly Migration[] = [
   ALTER TABLE waitlists ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
   `,
   `
-  -- Erasure finds a subscriber's outbox rows through indexes, not by reading every body: a
-  -- delivery records whose data it carries (a mail, its addressee; a webhook, its event's subject,
-  -- but for subscriber.deleted, which carries nobody's), as an event does in subject_id.
+  -- Erasure finds a subscriber's outbox rows by index, not by reading bodies: a delivery records
+  -- whose data it carries (a mail's addressee, an event's subject; nobody for subscriber.deleted).
   ALTER TABLE deliveries ADD COLUMN subscriber_id TEXT;
-  UPDATE deliveries SET subscriber_id = CASE
-    WHEN channel = 'mail' THEN body ->> '$.subscriber_id'
-    WHEN event_type = 'subscriber.deleted' THEN NULL
-    ELSE coalesce((SELECT subject_id FROM events WHERE seq = event_seq),
-                  body ->> '$.data.referrer.id', body ->> '$.data.id') END;
+  UPDATE deliveries SET subscriber_id = CASE WHEN channel = 'mail' THEN body ->> '$.subscriber_id'
+    WHEN event_type = 'subscriber.deleted' THEN NULL ELSE coalesce((SELECT subject_id FROM events
+    WHERE seq = event_seq), body ->> '$.data.referrer.id', body ->> '$.data.id') END;
   CREATE INDEX deliveries_subscriber ON deliveries (subscriber_id) WHERE subscriber_id IS NOT NULL;
   CREATE INDEX events_subject ON events (subject_id);
   DROP TRIGGER confirmation_mail_queue_insert;
-  CREATE TRIGGER confirmation_mail_queue_insert INSTEAD OF INSERT ON confirmation_mail_queue
-  BEGIN
-    INSERT INTO deliveries (id, channel, tenant_id, message_id, event_type, body, state, next_at, created_at,
-                            subscriber_id)
-    SELECT 'dlv_' || lower(hex(randomblob(8))), 'mail', tenant_id, 'msg_' || lower(hex(randomblob(12))),
-           'confirmation', json_object('subscriber_id', NEW.subscriber_id), 'pending', NEW.at_us / 1000,
-           NEW.at_us / 1000, NEW.subscriber_id
+  CREATE TRIGGER confirmation_mail_queue_insert INSTEAD OF INSERT ON confirmation_mail_queue BEGIN
+    INSERT INTO deliveries (id, channel, tenant_id, message_id, event_type, body, state, next_at, created_at, subscriber_id)
+    SELECT 'dlv_' || lower(hex(randomblob(8))), 'mail', tenant_id, 'msg_' || lower(hex(randomblob(12))), 'confirmation',
+           json_object('subscriber_id', NEW.subscriber_id), 'pending', NEW.at_us / 1000, NEW.at_us / 1000, NEW.subscriber_id
       FROM waitlists WHERE id = NEW.waitlist_id;
   END;
-
-  -- The outbox is pruned after WAITLIST_OUTBOX_RETENTION_DAYS (app/housekeeping.ts), oldest first
-  -- and a batch at a time: finished deliveries by when they finished (a finished delivery's
-  -- next_at), dispatched events by when they happened.
+  -- Pruning (app/housekeeping.ts) reads the oldest first: finished deliveries by when they
+  -- finished (their next_at), dispatched events by when they happened.
   CREATE INDEX deliveries_finished ON deliveries (next_at) WHERE state <> 'pending';
   CREATE INDEX events_dispatched ON events (at) WHERE dispatched = 1;
   `,

@@ -13,7 +13,7 @@ import { MxChecker } from './adapters/mx.js';
 import { webhookSender } from './adapters/webhook-sender.js';
 import { DatabaseHealth, probeByWriting } from './app/database-health.js';
 import { seedDemo } from './app/demo.js';
-import { sweep, tokenSecret } from './app/housekeeping.js';
+import { sweeper, tokenSecret } from './app/housekeeping.js';
 import { OutboxWorker } from './app/outbox.js';
 import { createContainer, openStore, resolverOf, webhookPolicy } from './container.js';
 import { dashboardRouter } from './dashboard/router.js';
@@ -51,6 +51,10 @@ function envInt(
   }
   return Number(raw);
 }
+
+/** WAITLIST_OUTBOX_RETENTION_DAYS when unset: finished deliveries and sent events are kept 30 days. */
+const OUTBOX_RETENTION_DAYS = 30;
+const DAY_MS = 86_400_000;
 
 function envUrl(env: Record<string, string | undefined>, name: string): string | undefined {
   const raw = env[name];
@@ -134,6 +138,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
   const mail = mailSettings(env);
   const resolver = resolverOf(env);
+  const retentionDays = envInt(env, 'WAITLIST_OUTBOX_RETENTION_DAYS', 1, 36_500) ?? OUTBOX_RETENTION_DAYS;
   const stop = options.stopSignal ?? signals();
 
   surviveFileSizeLimit();
@@ -186,12 +191,15 @@ export async function serve(options: ServeOptions): Promise<void> {
     },
     { schedule },
   );
-  // While the database is away there is nothing to sweep; the health probe looks for it.
-  const sweeper = setInterval(() => {
-    if (!health.down) sweep(container);
+  // Once at the start too: a server back after a while prunes at once, not a minute later. While
+  // the database is away there is nothing to sweep; the health probe looks for it.
+  const housekeeping = sweeper(container, { outboxRetentionMs: retentionDays * DAY_MS });
+  housekeeping.sweep();
+  const sweeping = setInterval(() => {
+    if (!health.down) housekeeping.sweep();
   }, 60_000);
   outbox.start();
-  sweeper.unref();
+  sweeping.unref();
 
   log.info('listening', {
     url: config.baseUrl,
@@ -202,7 +210,7 @@ export async function serve(options: ServeOptions): Promise<void> {
 
   await stop;
   log.info('stopping');
-  clearInterval(sweeper);
+  clearInterval(sweeping);
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
@@ -210,6 +218,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     setTimeout(() => server.closeAllConnections(), 10_000).unref();
   });
   await outbox.stop();
+  await housekeeping.stop();
   webhook.close();
   health.stop();
   mailer?.close();

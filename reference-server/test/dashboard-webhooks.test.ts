@@ -1,8 +1,9 @@
 /**
  * The dashboard's webhook pages over plain HTTP (contract §14): real servers on real SQLite
  * files, a real receiver on loopback. The secret is shown once and signs real deliveries;
- * members look but cannot change anything; bad input comes back on the form as typed; "Send
- * again" makes another attempt; another tenant's endpoints and deliveries do not exist.
+ * members look but cannot change anything; bad input comes back on the form as typed; an
+ * organisation has at most 20; "Send again" makes another attempt; another tenant's endpoints and
+ * deliveries do not exist.
  */
 import type { Tenant } from '@waitlistkit/testkit';
 import { Webhook } from 'standardwebhooks';
@@ -170,6 +171,22 @@ describe('creating an endpoint', () => {
     }
     const listed = await strict.cli<{ items: unknown[] }>(['webhook', 'list', '--tenant', t.tenantId]);
     expect(listed.items).toEqual([]);
+  });
+});
+
+describe('how many', () => {
+  it("refuses the organisation's 21st endpoint with the reason, and creates nothing", async () => {
+    const t = await h.tenant();
+    const b = await adminOf(t);
+    for (let i = 0; i < 20; i++) expect((await submit(b, `${r.url}/many${i}`)).res.status).toBe(303);
+    const refused = await submit(b, `${r.url}/many20`);
+    expect(refused.res.status).toBe(400);
+    expect(text(refused.html)).toContain(
+      'Your organisation has 20 webhook endpoints, the most it may have: delete one before adding another.',
+    );
+    const listed = await h.cli<{ items: { url: string }[] }>(['webhook', 'list', '--tenant', t.tenantId]);
+    expect(listed.items).toHaveLength(20);
+    expect(listed.items.map((e) => e.url)).not.toContain(`${r.url}/many20`);
   });
 });
 

@@ -120,3 +120,103 @@ describe('migration 8', () => {
     }
   });
 });
+
+describe('the migration that gives deliveries their subscriber', () => {
+  it('fills it for the deliveries already written, so erasure finds them by index', async () => {
+    const path = `${tmp.dir}/before-subscriber-column.db`;
+    const step = MIGRATIONS.findIndex((m) => typeof m === 'string' && m.includes('ADD COLUMN subscriber_id'));
+    const old = await Connection.open(path);
+    for (const m of MIGRATIONS.slice(0, step)) {
+      if (typeof m === 'string') await old.exec(m);
+      else await m(old);
+    }
+    await old.exec(`PRAGMA user_version = ${step}`);
+    const body = (type: string, data: object) => JSON.stringify({ type, timestamp: '', data });
+    await old.exec(`
+      INSERT INTO tenants VALUES ('ten_1', 'T', 'pro', '2026-01-01T00:00:00Z');
+      INSERT INTO operators VALUES ('op_1', 'ten_1', 'a@x.example', 'a@x.example', 'admin', 'h', '');
+      INSERT INTO waitlists (id, tenant_id, name, settings, created_at, updated_at)
+        VALUES ('wl_1', 'ten_1', 'W', '{}', '', '');
+      INSERT INTO webhook_endpoints (id, tenant_id, url, secret, state, created_at, created_by)
+        VALUES ('wh_1', 'ten_1', 'https://h.example', 's', 'active', '', 'op_1');
+      INSERT INTO events (seq, message_id, tenant_id, waitlist_id, type, subject_id, data, at, dispatched) VALUES
+        (1, 'msg_1', 'ten_1', 'wl_1', 'subscriber.created', 'sub_new', NULL, 1, 1),
+        (2, 'msg_2', 'ten_1', 'wl_1', 'referral.credited', 'sub_ref', '{"subscriber_id":"sub_new"}', 1, 1),
+        (3, 'msg_3', 'ten_1', 'wl_1', 'subscriber.deleted', 'sub_gone', '{"id":"sub_gone"}', 1, 1);
+    `);
+    const delivery = `INSERT INTO deliveries (id, channel, event_seq, endpoint_id, tenant_id, message_id, event_type,
+      body, state, attempts, next_at, created_at) VALUES (?, ?, ?, ?, 'ten_1', ?, ?, ?, 'pending', 0, 1, 1)`;
+    for (const row of [
+      [
+        'dlv_created',
+        'webhook',
+        1,
+        'wh_1',
+        'msg_1',
+        'subscriber.created',
+        body('subscriber.created', { id: 'sub_new' }),
+      ],
+      [
+        'dlv_credited',
+        'webhook',
+        2,
+        'wh_1',
+        'msg_2',
+        'referral.credited',
+        body('referral.credited', { referrer: { id: 'sub_ref' }, subscriber_id: 'sub_new' }),
+      ],
+      [
+        'dlv_deleted',
+        'webhook',
+        3,
+        'wh_1',
+        'msg_3',
+        'subscriber.deleted',
+        body('subscriber.deleted', { id: 'sub_gone' }),
+      ],
+      // Its event gone (erased before this migration): the body says whose it is.
+      [
+        'dlv_orphan',
+        'webhook',
+        9,
+        'wh_1',
+        'msg_9',
+        'subscriber.admitted',
+        body('subscriber.admitted', { id: 'sub_adm' }),
+      ],
+      [
+        'dlv_mail',
+        'mail',
+        null,
+        null,
+        'msg_m',
+        'confirmation',
+        JSON.stringify({ subscriber_id: 'sub_mail' }),
+      ],
+    ])
+      await old.run(delivery, row);
+    await old.close();
+
+    const db = await openDatabase(path);
+    try {
+      expect(await db.reader.all('SELECT id, subscriber_id FROM deliveries ORDER BY id')).toEqual([
+        { id: 'dlv_created', subscriber_id: 'sub_new' },
+        { id: 'dlv_credited', subscriber_id: 'sub_ref' },
+        { id: 'dlv_deleted', subscriber_id: null },
+        { id: 'dlv_mail', subscriber_id: 'sub_mail' },
+        { id: 'dlv_orphan', subscriber_id: 'sub_adm' },
+      ]);
+      // And a mail queued from now on records its addressee.
+      await db.writer.submit((tx) =>
+        tx.run('INSERT INTO confirmation_mail_queue VALUES (?, ?, ?)', ['sub_later', 'wl_1', 5_000]),
+      );
+      expect(
+        await db.reader.get(
+          "SELECT subscriber_id FROM deliveries WHERE id NOT IN ('dlv_mail') AND channel = 'mail'",
+        ),
+      ).toEqual({ subscriber_id: 'sub_later' });
+    } finally {
+      await db.close();
+    }
+  });
+});

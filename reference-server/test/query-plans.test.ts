@@ -3,7 +3,7 @@
  * the migrated schema: a statement that finds rows by a list of ids looks them up by primary key,
  * and never walks a whole waitlist through an index that starts with waitlist_id (at 1M
  * subscribers that walk made an admission of 1,000 take most of a second); a search asks the
- * trigram index and reads only its candidates.
+ * trigram index and reads only its candidates; the outbox's claim, erasure and pruning go by index.
  */
 import { SubscriberStatus } from '@waitlistkit/protocol';
 import { tempDir } from '@waitlistkit/testkit';
@@ -19,7 +19,16 @@ import {
   SEARCH_MATCHES,
   SUBSCRIBERS_BY_IDS,
 } from '../src/store/sqlite/line.js';
-import { CLAIM_DELIVERIES } from '../src/store/sqlite/outbox.js';
+import {
+  CLAIM_DELIVERIES,
+  DUE_DELIVERIES,
+  FORGET_ATTEMPTS,
+  FORGET_DELIVERIES,
+  FORGET_EVENTS,
+  PRUNE_ATTEMPTS,
+  PRUNE_DELIVERIES,
+  PRUNE_EVENTS,
+} from '../src/store/sqlite/outbox.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -49,9 +58,48 @@ describe('statements by a list of ids', () => {
 
 describe('the outbox claim', () => {
   it('reads the first due deliveries of each live destination by index, never the whole backlog', async () => {
-    const details = await plan(CLAIM_DELIVERIES, [0, 1000, 32, '[]', 4]);
+    const details = await plan(DUE_DELIVERIES, [0, '{"mail":1}', 4]);
     expect(details.some((d) => d.includes('USING INDEX deliveries_pending'))).toBe(true);
     expect(details.filter((d) => /SCAN d\b|SCAN deliveries\b/.test(d))).toEqual([]);
+  });
+
+  it('takes the chosen deliveries by primary key', async () => {
+    const details = await plan(CLAIM_DELIVERIES, ['["dlv_1"]', 0, 1000]);
+    expect(
+      details.some((d) => /SEARCH deliveries USING INDEX sqlite_autoindex_deliveries_1 \(id=\?\)/.test(d)),
+    ).toBe(true);
+    expect(details.filter((d) => /SCAN deliveries\b/.test(d))).toEqual([]);
+  });
+});
+
+describe("the outbox's erasure and pruning", () => {
+  it("finds an erased person's deliveries, their attempts and events by index, never by reading bodies", async () => {
+    const statements = [
+      [
+        FORGET_ATTEMPTS,
+        ['deliveries_subscriber (subscriber_id=?)', 'delivery_attempts_delivery (delivery_id=?)'],
+      ],
+      [FORGET_DELIVERIES, ['deliveries_subscriber (subscriber_id=?)']],
+      [FORGET_EVENTS, ['events_subject (subject_id=?)']],
+    ] as const;
+    for (const [sql, indexes] of statements) {
+      const details = await plan(sql, ['sub_1']);
+      for (const index of indexes) expect(details.join('; '), sql).toContain(index);
+      expect(details.filter((d) => /SCAN /.test(d))).toEqual([]);
+    }
+  });
+
+  it('finds the oldest finished deliveries, their attempts and sent events by index', async () => {
+    const statements = [
+      [PRUNE_DELIVERIES, [0, 500], 'deliveries_finished (next_at<?)'],
+      [PRUNE_ATTEMPTS, ['["dlv_1"]'], 'delivery_attempts_delivery (delivery_id=?)'],
+      [PRUNE_EVENTS, [0, 500], 'events_dispatched (at<?)'],
+    ] as const;
+    for (const [sql, params, index] of statements) {
+      const details = await plan(sql, [...params]);
+      expect(details.join('; '), sql).toContain(index);
+      expect(details.filter((d) => /SCAN (?!json_each)/.test(d) || /TEMP B-TREE/.test(d))).toEqual([]);
+    }
   });
 });
 

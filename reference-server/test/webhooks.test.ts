@@ -32,6 +32,33 @@ async function endpoint(
   );
 }
 
+type Listed = { id: string; state: string; attempts: { status: number | null }[] };
+
+/** An endpoint's deliveries with their attempts, newest first, through the command line. */
+async function deliveriesOf(hookId: string, state?: string): Promise<Listed[]> {
+  const listed = await h.cli<{ items: Listed[] }>([
+    'webhook',
+    'deliveries',
+    '--webhook',
+    hookId,
+    ...(state ? ['--state', state] : []),
+  ]);
+  return listed.items;
+}
+
+/** A receiver that holds every request until `release()`, then answers `status`. */
+async function holding(status: number) {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const r = await receiver(async () => {
+    await held;
+    return status;
+  });
+  return { ...r, release };
+}
+
 describe('webhooks', () => {
   it('signs subscriber.created per Standard Webhooks, checked by the standardwebhooks package', async () => {
     const r = await receiver(() => 200);
@@ -133,6 +160,53 @@ describe('webhooks', () => {
     }
   });
 
+  it('gives a delivery sent again after its schedule ran out the whole schedule again', async () => {
+    const r = await receiver(() => 500);
+    try {
+      const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+      const hook = await endpoint(t, `${r.url}/spent`);
+      await publicPost(h.server, t.waitlistId, { email: 'spent@example.com' });
+      const [failed] = await deliveriesUntil(
+        () => deliveriesOf(hook.id, 'failed'),
+        (items) => items.length === 1,
+      );
+      expect(failed?.attempts).toHaveLength(4);
+      await h.cli(['webhook', 'resend', '--operator', t.operatorId, '--delivery', failed?.id as string]);
+      // One attempt, then the three retries of the schedule, as the first time.
+      const [again] = await deliveriesUntil(
+        () => deliveriesOf(hook.id, 'failed'),
+        (items) => (items[0]?.attempts.length ?? 0) > 4,
+      );
+      expect(again?.attempts.map((a) => a.status)).toEqual(Array(8).fill(500));
+      expect(r.received).toHaveLength(8);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('keeps a delivery failed when its endpoint is deleted while an attempt is in flight', async () => {
+    const r = await holding(500);
+    try {
+      const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+      const hook = await endpoint(t, `${r.url}/deleted`);
+      await publicPost(h.server, t.waitlistId, { email: 'in-flight@example.com' });
+      await until('the held attempt', () => r.received.length === 1);
+      await h.cli(['webhook', 'delete', '--operator', t.operatorId, '--webhook', hook.id]);
+      expect((await deliveriesOf(hook.id))[0]?.state).toBe('failed');
+      r.release();
+      const [recorded] = await deliveriesUntil(
+        () => deliveriesOf(hook.id),
+        (items) => items[0]?.attempts.length === 1,
+      );
+      // The attempt is listed; the deletion's verdict stands (a 500 would have made it pending).
+      expect(recorded?.attempts[0]?.status).toBe(500);
+      expect(recorded?.state).toBe('failed');
+    } finally {
+      r.release();
+      await r.close();
+    }
+  });
+
   it('does not follow redirects', async () => {
     const r = await receiver((x): Reply => (x.path === '/moved' ? [302, { Location: '/elsewhere' }] : 200));
     try {
@@ -229,15 +303,25 @@ describe('webhooks', () => {
     }
   });
 
+  it("refuses a tenant's 21st live endpoint, and takes one again once one is deleted", async () => {
+    const t = await h.tenant();
+    const other = await h.tenant();
+    const hooks = [];
+    for (let i = 0; i < 20; i++) hooks.push(await endpoint(t, `https://127.0.0.1/cap${i}`));
+    await expect(endpoint(t, 'https://127.0.0.1/cap20')).rejects.toThrow(
+      /"code":"conflict".*20 webhook endpoints, the most it may have: delete one before adding another/,
+    );
+    // Another tenant's endpoints are its own.
+    await endpoint(other, 'https://127.0.0.1/theirs');
+    const listed = await h.cli<{ items: unknown[] }>(['webhook', 'list', '--tenant', t.tenantId]);
+    expect(listed.items).toHaveLength(20);
+    await h.cli(['webhook', 'delete', '--operator', t.operatorId, '--webhook', hooks[0]?.id as string]);
+    await endpoint(t, 'https://127.0.0.1/cap20');
+  });
+
   it('answers a sign-up at once while the receiver is stuck', async () => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const r = await receiver(async () => {
-      await held;
-      return 200;
-    });
+    const r = await holding(200);
+    const { release } = r;
     try {
       const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
       await endpoint(t, `${r.url}/stuck`);

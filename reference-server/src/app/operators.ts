@@ -25,6 +25,7 @@ import {
 import { sha256Hex } from '../domain/crypto.js';
 import { checkWebhookUrl, resolvedVerdict } from '../domain/destinations.js';
 import { conflict, featureNotAllowed, forbidden, invalid, notFound } from '../domain/errors.js';
+import { ENDPOINTS_PER_TENANT } from '../domain/fair-share.js';
 import { newId } from '../domain/ids.js';
 import type {
   ActivityEntry,
@@ -491,7 +492,10 @@ export class Operators {
 
   // ------------------------------------------------------------------ webhooks (contract §14)
 
-  /** Creates an endpoint as an admin; its secret is in the answer, and nowhere else ever again. */
+  /**
+   * Creates an endpoint as an admin, up to ENDPOINTS_PER_TENANT live ones (domain/fair-share.ts);
+   * its secret is in the answer, and nowhere else ever again.
+   */
   async createWebhook(
     operatorId: string,
     fields: { url: string; events: readonly string[]; waitlistId: string | undefined },
@@ -524,7 +528,13 @@ export class Operators {
           createdBy: operator.id,
         },
         this.clock.now(),
+        ENDPOINTS_PER_TENANT,
       );
+      if (!created) {
+        throw conflict(
+          `Your organisation has ${ENDPOINTS_PER_TENANT} webhook endpoints, the most it may have: delete one before adding another.`,
+        );
+      }
       await tx.activity.append(
         {
           tenantId: operator.tenant_id,

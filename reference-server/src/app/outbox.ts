@@ -4,7 +4,8 @@
  * the contract's retries. Nothing is lost to a crash: events and deliveries are rows, written in
  * transactions, and a delivery is leased, not removed, while it is attempted (a crash mid-attempt
  * means one more attempt later: at least once). A slow or dead endpoint holds at most a few
- * deliveries at a time, never the others', and never a request's answer.
+ * deliveries at a time, never the others', and never a request's answer; a tenant holds at most
+ * its share of the attempts under way (domain/fair-share.ts), never the other tenants' or the mail's.
  *
  * Mail (contract §15) is the second channel: a confirmation mail is a delivery queued with the
  * row that needs it, read and written out only when its turn comes, so a mail for an address
@@ -17,6 +18,7 @@ import type { Mailer } from '../adapters/mailer.js';
 import type { Sender } from '../adapters/webhook-sender.js';
 import { confirmUrl } from '../domain/confirmation.js';
 import { confirmationMailContent } from '../domain/confirmation-mail.js';
+import { shareSlots } from '../domain/fair-share.js';
 import { newId } from '../domain/ids.js';
 import { nextAttemptAt } from '../domain/retry-schedule.js';
 import { wants } from '../domain/webhook-routing.js';
@@ -39,6 +41,7 @@ export interface OutboxOptions {
   /** How long a claimed delivery is this worker's: longer than an attempt may take. */
   leaseMs?: number;
   perEndpoint?: number;
+  /** Attempts under way at once, shared among tenants and the mail (domain/fair-share.ts). */
   total?: number;
   /** A server without SMTP counts waiting mail this often, and says so at most once per `mailWarningMs`. */
   mailCheckMs?: number;
@@ -60,6 +63,24 @@ interface Attempted {
 }
 
 const MAIL = 'mail';
+
+/**
+ * The subscriber whose data an event's body carries, so erasing them finds it by index: the
+ * subject (the referrer, for referral.credited), but nobody for subscriber.deleted, whose body
+ * is the erased id alone and must still go out.
+ */
+const carries = (event: StoredEvent) => (event.type === 'subscriber.deleted' ? null : event.subject_id);
+
+/** Whose share of the slots a delivery takes: its tenant's, or the mail's (all mail is one group). */
+const groupOf = (d: { channel: 'webhook' | 'mail'; tenant_id: string }) =>
+  d.channel === 'mail' ? MAIL : d.tenant_id;
+
+/** Adds `by` to a count of a map, forgetting it at zero. */
+function count(counts: Map<string, number>, key: string, by: number): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n === 0) counts.delete(key);
+  else counts.set(key, n);
+}
 
 /** Events whose data is the subject subscriber as it is when the event goes out. */
 const READS_SUBJECT = new Set(['subscriber.created', 'subscriber.confirmed', 'referral.credited']);
@@ -107,7 +128,9 @@ async function bodiesOf(tx: Repositories, events: readonly StoredEvent[]): Promi
 }
 
 export class OutboxWorker {
+  /** Attempts under way by destination (an endpoint id, or `mail`), and by group (a tenant, or `mail`). */
   private readonly inFlight = new Map<string, number>();
+  private readonly held = new Map<string, number>();
   private running = 0;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
@@ -233,6 +256,7 @@ export class OutboxWorker {
             type: event.type,
             body,
             at: event.at,
+            subscriberId: carries(event),
           });
         }
       }
@@ -247,20 +271,29 @@ export class OutboxWorker {
    * Records the attempts finished since the last tick and claims the next deliveries, in one
    * write: the single writer is what sign-ups wait for, so the outbox asks it once per tick, not
    * twice per delivery. A finished attempt not yet recorded still holds its lease, so no other
-   * worker takes it meanwhile; if the write fails, the records wait for the next tick.
+   * worker takes it meanwhile; if the write fails, the records wait for the next tick. Which due
+   * deliveries take the free slots is domain/fair-share.ts's rule: each tenant, and the mail, a
+   * share, so one tenant's slow endpoints cannot hold them all.
    */
   private async deliver(): Promise<void> {
     const records = this.finished.splice(0);
     const free = this.o.total - this.running;
     if (free <= 0 && records.length === 0) return;
-    const busy = [...this.inFlight].filter(([, n]) => n >= this.o.perEndpoint).map(([id]) => id);
-    if (!this.channels.mail) busy.push(MAIL);
+    const underWay = Object.fromEntries(this.inFlight);
+    if (!this.channels.mail) underWay[MAIL] = this.o.perEndpoint;
     const now = this.deps.clock.now();
     let claimed: ClaimedDelivery[];
     try {
       claimed = await this.deps.store.write(async (tx) => {
         for (const [attempt, next] of records) await tx.outbox.record(attempt, next);
-        return free > 0 ? tx.outbox.claim(now, this.o.leaseMs, free, busy, this.o.perEndpoint) : [];
+        if (free <= 0) return [];
+        const due = await tx.outbox.due(now, underWay, this.o.perEndpoint);
+        const chosen = shareSlots(
+          due.map((d) => ({ id: d.id, group: groupOf(d) })),
+          this.held,
+          this.o.total,
+        );
+        return chosen.length > 0 ? tx.outbox.claim(chosen, now, this.o.leaseMs) : [];
       });
     } catch (error) {
       this.finished.unshift(...records);
@@ -268,13 +301,14 @@ export class OutboxWorker {
     }
     for (const delivery of claimed) {
       const endpoint = delivery.endpoint_id ?? MAIL;
-      this.inFlight.set(endpoint, (this.inFlight.get(endpoint) ?? 0) + 1);
+      const group = groupOf(delivery);
+      count(this.inFlight, endpoint, 1);
+      count(this.held, group, 1);
       this.running++;
       const attempt = this.attempt(delivery).finally(() => {
         this.running--;
-        const left = (this.inFlight.get(endpoint) ?? 1) - 1;
-        if (left === 0) this.inFlight.delete(endpoint);
-        else this.inFlight.set(endpoint, left);
+        count(this.inFlight, endpoint, -1);
+        count(this.held, group, -1);
         this.attempts.delete(attempt);
         this.wake();
       });

@@ -234,6 +234,8 @@ export interface NewDelivery {
   body: string;
   /** When the event happened: the body's timestamp, and the first attempt is due then. */
   at: number;
+  /** The subscriber whose data the body carries, erased with them; null for none (subscriber.deleted). */
+  subscriberId: string | null;
 }
 
 /** One attempt at a delivery: its HTTP status, or the error that kept it from having one. */
@@ -248,10 +250,17 @@ export interface NewAttempt {
 /** 'dropped': a mail no longer needed when its turn came (the address confirmed, or erased). */
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'dropped';
 
-export type ClaimedDelivery = { id: string; message_id: string; body: string; attempts: number } & (
-  | { channel: 'webhook'; endpoint_id: string; url: string; secret: string }
-  | { channel: 'mail'; endpoint_id: null; url: null; secret: null }
-);
+/** A delivery that could be attempted now, and whose share of the slots it takes (domain/fair-share.ts). */
+export interface DueDelivery {
+  id: string;
+  channel: 'webhook' | 'mail';
+  tenant_id: string;
+}
+
+export type ClaimedDelivery = DueDelivery & { message_id: string; body: string; attempts: number } & (
+    | { channel: 'webhook'; endpoint_id: string; url: string; secret: string }
+    | { channel: 'mail'; endpoint_id: null; url: null; secret: null }
+  );
 
 export interface DeliveryRow {
   id: string;
@@ -264,7 +273,8 @@ export interface DeliveryRow {
 }
 
 export interface WebhookEndpoints {
-  insert(fields: NewEndpoint, now: number): Promise<WebhookEndpoint>;
+  /** Adds the endpoint, unless its tenant has `most` live ones already: then undefined. */
+  insert(fields: NewEndpoint, now: number, most: number): Promise<WebhookEndpoint | undefined>;
   get(id: string): Promise<WebhookEndpoint | undefined>;
   /** The live endpoints of these tenants. */
   live(tenantIds: readonly string[]): Promise<WebhookEndpoint[]>;
@@ -287,22 +297,22 @@ export interface Outbox {
    */
   createDeliveries(deliveries: readonly NewDelivery[], dispatched: readonly number[]): Promise<void>;
   /**
-   * Takes due deliveries for `leaseMs`, a few per endpoint, none of the busy ones' (endpoint ids,
-   * or `mail` for every mail): each attempt is made by one worker.
+   * Due deliveries, oldest first: of each live destination (an endpoint id, or `mail`), as many as
+   * `perEndpoint` less those `underWay` there, but none another worker is claiming.
    */
-  claim(
-    now: number,
-    leaseMs: number,
-    limit: number,
-    busy: readonly string[],
-    perEndpoint: number,
-  ): Promise<ClaimedDelivery[]>;
+  due(now: number, underWay: Readonly<Record<string, number>>, perEndpoint: number): Promise<DueDelivery[]>;
+  /** Takes these deliveries for `leaseMs`, those still due and free: each attempt is made by one worker. */
+  claim(ids: readonly string[], now: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /** Records an attempt, and its outcome if the delivery is still pending (a deletion's failure stands). */
   record(attempt: NewAttempt, next: { state: DeliveryState; nextAt: number }): Promise<void>;
   /** Mails waiting to be sent. */
   waitingMail(): Promise<number>;
   deliveries(endpointId: string, state?: string): Promise<DeliveryRow[]>;
   endpointOf(deliveryId: string): Promise<string | undefined>;
+  /** Makes the delivery due now, with the whole retry schedule ahead of it again. */
   resend(deliveryId: string, now: number): Promise<void>;
+  /** Forgets up to `batch` finished deliveries (with attempts) and sent events from before `before`. */
+  prune(before: number, batch: number): Promise<{ deliveries: number; events: number }>;
 }
 
 export type FreshSignupInput = Omit<SignupInput, 'referralCode'> & { tokens?: readonly TokenUse[] };

@@ -233,6 +233,25 @@ export const MIGRATIONS: readonly string[] = [
     expires_at BIGINT NOT NULL
   );
   `,
+  `
+  -- Erasure finds a subscriber's outbox rows through indexes, not by reading every body: a
+  -- delivery records whose data it carries (a mail, its addressee; a webhook, its event's subject,
+  -- but for subscriber.deleted, which carries nobody's), as an event does in subject_id.
+  ALTER TABLE deliveries ADD COLUMN subscriber_id TEXT;
+  UPDATE deliveries AS d SET subscriber_id = CASE
+    WHEN channel = 'mail' THEN body::jsonb ->> 'subscriber_id'
+    WHEN event_type = 'subscriber.deleted' THEN NULL
+    ELSE coalesce((SELECT subject_id FROM events AS e WHERE e.seq = d.event_seq),
+                  body::jsonb #>> '{data,referrer,id}', body::jsonb #>> '{data,id}') END;
+  CREATE INDEX deliveries_subscriber ON deliveries (subscriber_id) WHERE subscriber_id IS NOT NULL;
+  CREATE INDEX events_subject ON events (subject_id);
+
+  -- The outbox is pruned after WAITLIST_OUTBOX_RETENTION_DAYS (app/housekeeping.ts), oldest first
+  -- and a batch at a time: finished deliveries by when they finished (a finished delivery's
+  -- next_at), dispatched events by when they happened.
+  CREATE INDEX deliveries_finished ON deliveries (next_at) WHERE state <> 'pending';
+  CREATE INDEX events_dispatched ON events (at) WHERE dispatched;
+  `,
 ];
 
 /** Any number, the same in every process: the advisory lock that migrations run under. */

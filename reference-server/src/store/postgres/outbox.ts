@@ -11,6 +11,7 @@ import type {
   ClaimedDelivery,
   DeliveryRow,
   DeliveryState,
+  DueDelivery,
   NewAttempt,
   NewDelivery,
   NewEvent,
@@ -55,14 +56,15 @@ export async function queueConfirmationMail(
 ): Promise<void> {
   const at = Math.floor(atUs / 1000);
   await db.run(
-    `INSERT INTO deliveries (id, channel, tenant_id, message_id, event_type, body, state, next_at, created_at)
-     VALUES ($1, 'mail', $2, $3, 'confirmation', $4, 'pending', $5, $5)`,
+    `INSERT INTO deliveries (id, channel, tenant_id, message_id, event_type, body, state, next_at, created_at, subscriber_id)
+     VALUES ($1, 'mail', $2, $3, 'confirmation', $4, 'pending', $5, $5, $6)`,
     [
       triggerId('dlv', 8),
       subscriber.tenantId,
       triggerId('msg', 12),
       JSON.stringify({ subscriber_id: subscriber.id }),
       at,
+      subscriber.id,
     ],
   );
 }
@@ -100,10 +102,10 @@ export async function createDeliveries(
   const rows = deliveries.filter((d) => mine.has(d.eventSeq));
   if (rows.length === 0) return;
   await db.run(
-    `INSERT INTO deliveries (id, channel, event_seq, endpoint_id, tenant_id, message_id, event_type, body, state, attempts, next_at, created_at)
-     SELECT d.id, 'webhook', d.event_seq, d.endpoint_id, d.tenant_id, d.message_id, d.event_type, d.body, 'pending', 0, d.at, d.at
-       FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[])
-            AS d (id, event_seq, endpoint_id, tenant_id, message_id, event_type, body, at)
+    `INSERT INTO deliveries (id, channel, event_seq, endpoint_id, tenant_id, message_id, event_type, body, state, attempts, next_at, created_at, subscriber_id)
+     SELECT d.id, 'webhook', d.event_seq, d.endpoint_id, d.tenant_id, d.message_id, d.event_type, d.body, 'pending', 0, d.at, d.at, d.subscriber_id
+       FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
+            AS d (id, event_seq, endpoint_id, tenant_id, message_id, event_type, body, at, subscriber_id)
       WHERE EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.id = d.endpoint_id AND e.state = 'active' FOR SHARE)`,
     [
       rows.map((d) => d.id),
@@ -114,46 +116,53 @@ export async function createDeliveries(
       rows.map((d) => d.type),
       rows.map((d) => d.body),
       rows.map((d) => d.at),
+      rows.map((d) => d.subscriberId),
     ],
   );
 }
 
 /**
- * Due deliveries, a few per live destination (an endpoint, or `mail` for the SMTP server), the
- * first of each found on the index, never the whole backlog. Rows another worker is claiming
- * right now are skipped, not waited for; once it commits, their lease says they are taken.
+ * Due deliveries, oldest first: of each live destination (an endpoint, or `mail` for all mail),
+ * the first few found on the index, as many as `perEndpoint` less those under way there (its
+ * `room`), never the whole backlog. Rows another worker is claiming right now are skipped, not
+ * waited for; those read here stay locked until this write commits, so the claim that follows
+ * finds them as they were.
  */
-const CLAIM_DELIVERIES = `WITH chosen AS (
-    SELECT d.id
-      FROM (SELECT id AS target FROM webhook_endpoints WHERE state = 'active' UNION ALL SELECT 'mail') AS t
-      CROSS JOIN LATERAL (
-        SELECT id, next_at FROM deliveries
-         WHERE coalesce(endpoint_id, channel) = t.target AND state = 'pending' AND next_at <= $1
-           AND (lease_until IS NULL OR lease_until <= $1)
-         ORDER BY next_at LIMIT $5
-         FOR UPDATE SKIP LOCKED) AS d
-     WHERE t.target <> ALL ($4::text[])
-     ORDER BY d.next_at LIMIT $3)
-  UPDATE deliveries SET lease_until = $1::bigint + $2::bigint
-    FROM chosen WHERE deliveries.id = chosen.id
-  RETURNING deliveries.id, channel, endpoint_id, message_id, body, attempts,
+const DUE_DELIVERIES = `SELECT d.id, d.channel, d.tenant_id
+    FROM (SELECT a.target, $3::int - coalesce(u.n::int, 0) AS room
+            FROM (SELECT id AS target FROM webhook_endpoints WHERE state = 'active' UNION ALL SELECT 'mail') AS a
+            LEFT JOIN jsonb_each_text($2::jsonb) AS u (target, n) ON u.target = a.target) AS t
+    CROSS JOIN LATERAL (
+      SELECT id, channel, tenant_id, next_at FROM deliveries
+       WHERE coalesce(endpoint_id, channel) = t.target AND state = 'pending' AND next_at <= $1
+         AND (lease_until IS NULL OR lease_until <= $1)
+       ORDER BY next_at LIMIT greatest(t.room, 0)
+       FOR UPDATE SKIP LOCKED) AS d
+   ORDER BY d.next_at, d.id`;
+
+export function dueDeliveries(
+  db: Connection,
+  now: number,
+  underWay: Readonly<Record<string, number>>,
+  perEndpoint: number,
+): Promise<DueDelivery[]> {
+  return db.all<DueDelivery>(DUE_DELIVERIES, [now, JSON.stringify(underWay), perEndpoint]);
+}
+
+const CLAIM_DELIVERIES = `UPDATE deliveries SET lease_until = $2::bigint + $3::bigint
+    WHERE id = ANY ($1::text[]) AND state = 'pending' AND (lease_until IS NULL OR lease_until <= $2)
+  RETURNING id, channel, endpoint_id, tenant_id, message_id, body, attempts,
     (SELECT url FROM webhook_endpoints WHERE id = endpoint_id) AS url,
     (SELECT secret FROM webhook_endpoints WHERE id = endpoint_id) AS secret`;
 
-/**
- * Takes up to `limit` due deliveries for `leaseMs`, at most `perEndpoint` of one endpoint (all
- * mail counts as one endpoint, the SMTP server), none of the busy ones given (an endpoint id, or
- * `mail`).
- */
+/** Takes these deliveries for `leaseMs`, those still pending and free: each attempt is made by one worker. */
 export function claimDeliveries(
   db: Connection,
+  ids: readonly string[],
   now: number,
   leaseMs: number,
-  limit: number,
-  busy: readonly string[],
-  perEndpoint: number,
 ): Promise<ClaimedDelivery[]> {
-  return db.all<ClaimedDelivery>(CLAIM_DELIVERIES, [now, leaseMs, limit, busy, perEndpoint]);
+  return db.all<ClaimedDelivery>(CLAIM_DELIVERIES, [ids, now, leaseMs]);
 }
 
 /** How many mails wait to be sent: what a server without SMTP owes (contract §15). */
@@ -164,18 +173,23 @@ export async function waitingMail(db: Connection): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** Records an attempt and what follows from it: delivered, due again at `nextAt`, or failed. */
+/**
+ * Records an attempt and what follows from it: delivered, due again at `nextAt`, or failed. Only
+ * a delivery still pending changes: one its endpoint's deletion failed while the attempt was in
+ * flight stays failed (its attempt is listed all the same), and one erased meanwhile is gone.
+ */
 export async function recordAttempt(
   db: Connection,
   attempt: NewAttempt,
   next: { state: DeliveryState; nextAt: number },
 ): Promise<void> {
   await db.run(
-    'INSERT INTO delivery_attempts (delivery_id, at, status, error, duration_ms) VALUES ($1, $2, $3, $4, $5)',
+    `INSERT INTO delivery_attempts (delivery_id, at, status, error, duration_ms)
+     SELECT $1::text, $2::bigint, $3::bigint, $4::text, $5::bigint WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = $1)`,
     [attempt.deliveryId, attempt.at, attempt.status, attempt.error, attempt.durationMs],
   );
   await db.run(
-    'UPDATE deliveries SET state = $1, attempts = attempts + 1, next_at = $2, lease_until = NULL WHERE id = $3',
+    "UPDATE deliveries SET state = $1, attempts = attempts + 1, next_at = $2, lease_until = NULL WHERE id = $3 AND state = 'pending'",
     [next.state, next.nextAt, attempt.deliveryId],
   );
 }
@@ -203,24 +217,53 @@ export async function deliveryEndpoint(db: Connection, deliveryId: string): Prom
     ?.e;
 }
 
-/** Sends a delivery again from now on, whatever became of it. */
+/** Sends a delivery again from now on, whatever became of it, with the whole retry schedule ahead of it. */
 export async function resendDelivery(db: Connection, deliveryId: string, now: number): Promise<void> {
-  await db.run("UPDATE deliveries SET state = 'pending', next_at = $1, lease_until = NULL WHERE id = $2", [
-    now,
-    deliveryId,
-  ]);
+  await db.run(
+    "UPDATE deliveries SET state = 'pending', attempts = 0, next_at = $1, lease_until = NULL WHERE id = $2",
+    [now, deliveryId],
+  );
 }
 
-/** Deliveries whose body names a subscriber (its email is in there): erased with it, attempts too. */
+/**
+ * What erasure removes from the outbox, found through indexes (deliveries_subscriber,
+ * events_subject), never by reading bodies: the deliveries and events carrying the subscriber's
+ * data, with their attempts. Kept: the subscriber.deleted event, and other people's events that
+ * name them only by id (a referrer's referral.credited), an id that names nobody any more.
+ */
 export async function forgetDeliveriesNaming(db: Connection, id: string): Promise<void> {
-  const needle = `"${id}"`;
   await db.run(
-    'DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE strpos(body, $1) > 0)',
-    [needle],
+    'DELETE FROM delivery_attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE subscriber_id = $1)',
+    [id],
   );
-  await db.run('DELETE FROM deliveries WHERE strpos(body, $1) > 0', [needle]);
-  await db.run(
-    "DELETE FROM events WHERE strpos(coalesce(data, ''), $1) > 0 OR (subject_id = $2 AND type <> 'subscriber.deleted')",
-    [needle, id],
+  await db.run('DELETE FROM deliveries WHERE subscriber_id = $1', [id]);
+  await db.run("DELETE FROM events WHERE subject_id = $1 AND type <> 'subscriber.deleted'", [id]);
+}
+
+/**
+ * Forgets up to `batch` finished deliveries (delivered, failed, dropped) that finished before
+ * `before` (a finished delivery's next_at is when its last attempt ended), with their attempts,
+ * and up to `batch` dispatched events of before it, oldest first; says how many of each went.
+ */
+export async function pruneOutbox(
+  db: Connection,
+  before: number,
+  batch: number,
+): Promise<{ deliveries: number; events: number }> {
+  const gone = await db.all<{ id: string }>(
+    `DELETE FROM deliveries WHERE id IN (
+       SELECT id FROM deliveries WHERE state <> 'pending' AND next_at < $1 ORDER BY next_at LIMIT $2)
+     RETURNING id`,
+    [before, batch],
   );
+  if (gone.length > 0)
+    await db.run('DELETE FROM delivery_attempts WHERE delivery_id = ANY ($1::text[])', [
+      gone.map((d) => d.id),
+    ]);
+  const events = await db.run(
+    `DELETE FROM events WHERE seq IN (
+       SELECT seq FROM events WHERE dispatched AND at < $1 ORDER BY at LIMIT $2)`,
+    [before, batch],
+  );
+  return { deliveries: gone.length, events: events.changes };
 }

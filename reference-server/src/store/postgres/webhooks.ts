@@ -4,11 +4,23 @@ import type { NewEndpoint } from '../store.js';
 import { isoNow } from '../time.js';
 import type { Connection } from './connection.js';
 
+/**
+ * Adds the endpoint, unless its tenant has `most` live ones already. The tenant's row is locked
+ * first, so two adds at once count one after the other (NO KEY: rows that merely refer to the
+ * tenant are not held up).
+ */
 export async function insertEndpoint(
   db: Connection,
   fields: NewEndpoint,
   now: number,
-): Promise<WebhookEndpoint> {
+  most: number,
+): Promise<WebhookEndpoint | undefined> {
+  await db.run('SELECT 1 FROM tenants WHERE id = $1 FOR NO KEY UPDATE', [fields.tenantId]);
+  const live = await db.get<{ n: number }>(
+    "SELECT count(*)::int AS n FROM webhook_endpoints WHERE tenant_id = $1 AND state = 'active'",
+    [fields.tenantId],
+  );
+  if ((live?.n ?? 0) >= most) return undefined;
   const endpoint = newEndpoint(fields, now);
   await db.run(
     `INSERT INTO webhook_endpoints (id, tenant_id, url, secret, events, waitlist_id, state, created_at, created_by)

@@ -352,6 +352,27 @@ export const MIGRATIONS: readonly Migration[] = [
     expires_at INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  `
+  -- Erasure finds a subscriber's outbox rows by index, not by reading bodies: a delivery records
+  -- whose data it carries (a mail's addressee, an event's subject; nobody for subscriber.deleted).
+  ALTER TABLE deliveries ADD COLUMN subscriber_id TEXT;
+  UPDATE deliveries SET subscriber_id = CASE WHEN channel = 'mail' THEN body ->> '$.subscriber_id'
+    WHEN event_type = 'subscriber.deleted' THEN NULL ELSE coalesce((SELECT subject_id FROM events
+    WHERE seq = event_seq), body ->> '$.data.referrer.id', body ->> '$.data.id') END;
+  CREATE INDEX deliveries_subscriber ON deliveries (subscriber_id) WHERE subscriber_id IS NOT NULL;
+  CREATE INDEX events_subject ON events (subject_id);
+  DROP TRIGGER confirmation_mail_queue_insert;
+  CREATE TRIGGER confirmation_mail_queue_insert INSTEAD OF INSERT ON confirmation_mail_queue BEGIN
+    INSERT INTO deliveries (id, channel, tenant_id, message_id, event_type, body, state, next_at, created_at, subscriber_id)
+    SELECT 'dlv_' || lower(hex(randomblob(8))), 'mail', tenant_id, 'msg_' || lower(hex(randomblob(12))), 'confirmation',
+           json_object('subscriber_id', NEW.subscriber_id), 'pending', NEW.at_us / 1000, NEW.at_us / 1000, NEW.subscriber_id
+      FROM waitlists WHERE id = NEW.waitlist_id;
+  END;
+  -- Pruning (app/housekeeping.ts) reads the oldest first: finished deliveries by when they
+  -- finished (their next_at), dispatched events by when they happened.
+  CREATE INDEX deliveries_finished ON deliveries (next_at) WHERE state <> 'pending';
+  CREATE INDEX events_dispatched ON events (at) WHERE dispatched = 1;
+  `,
 ];
 
 /** BEGIN IMMEDIATE takes the write lock at once: a second process starting waits, then finds the steps applied. */

@@ -4,11 +4,18 @@ import type { NewEndpoint } from '../store.js';
 import { isoNow } from '../time.js';
 import type { Connection } from './connection.js';
 
+/** Adds the endpoint, unless its tenant has `most` live ones already (the single writer keeps the count true). */
 export async function insertEndpoint(
   db: Connection,
   fields: NewEndpoint,
   now: number,
-): Promise<WebhookEndpoint> {
+  most: number,
+): Promise<WebhookEndpoint | undefined> {
+  const live = await db.get<{ n: number }>(
+    "SELECT count(*) AS n FROM webhook_endpoints WHERE tenant_id = ? AND state = 'active'",
+    [fields.tenantId],
+  );
+  if ((live?.n ?? 0) >= most) return undefined;
   const endpoint = newEndpoint(fields, now);
   await db.run(
     `INSERT INTO webhook_endpoints (id, tenant_id, url, secret, events, waitlist_id, state, created_at, created_by)

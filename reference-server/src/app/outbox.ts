@@ -305,15 +305,30 @@ export class OutboxWorker {
       count(this.inFlight, endpoint, 1);
       count(this.held, group, 1);
       this.running++;
-      const attempt = this.attempt(delivery).finally(() => {
-        this.running--;
-        count(this.inFlight, endpoint, -1);
-        count(this.held, group, -1);
-        this.attempts.delete(attempt);
-        this.wake();
-      });
+      const attempt = this.attempt(delivery)
+        .catch((error: unknown) => this.attemptFailed(delivery, error))
+        .finally(() => {
+          this.running--;
+          count(this.inFlight, endpoint, -1);
+          count(this.held, group, -1);
+          this.attempts.delete(attempt);
+          this.wake();
+        });
       this.attempts.add(attempt);
     }
+  }
+
+  /**
+   * An attempt that could not even be made: the store failed under it (a mail's facts are read
+   * when its turn comes, and the database may have gone away meanwhile). Nothing is recorded; the
+   * lease runs out and the delivery is attempted again, here or by another worker.
+   */
+  private attemptFailed(delivery: ClaimedDelivery, error: unknown): void {
+    if (this.deps.health?.observe(error)) return;
+    this.deps.log.error('delivery attempt failed', {
+      delivery_id: delivery.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
 
   private async warnOfWaitingMail(): Promise<void> {

@@ -202,10 +202,19 @@ export interface UsedTokens {
   forgetExpired(now: number): Promise<void>;
 }
 
-/** Answers kept under (API key, Idempotency-Key), contract §13. */
+/**
+ * Answers kept under (API key, Idempotency-Key), contract §13. A kept answer may name
+ * subscribers (domain/kept-answers.ts): the store indexes whom it names as it keeps it, and
+ * `Subscribers.erase` takes an erased person out of every answer naming them, found through
+ * that index, the answers themselves staying.
+ */
 export interface IdempotencyRecords {
   /** Decides on a request and, when it is to run, marks it running: atomic within the write. */
   claim(keyId: string, idemKey: string, requestHash: string, now: number): Promise<IdempotencyDecision>;
+  /**
+   * Keeps the answer and indexes whom it names. Someone it names who was erased meanwhile (after
+   * the request's write, before this one) is left out of it here, as the erasure would have.
+   */
   complete(keyId: string, idemKey: string, answer: string): Promise<void>;
   /** Forgets a running request that ended without an answer to keep. */
   release(keyId: string, idemKey: string): Promise<void>;

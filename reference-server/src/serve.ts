@@ -12,6 +12,7 @@ import { checkSmtpUrl, smtpMailer } from './adapters/mailer.js';
 import { MxChecker, parseDnsServers } from './adapters/mx.js';
 import { webhookSender } from './adapters/webhook-sender.js';
 import { seedDemo } from './app/demo.js';
+import { ErasureCleanup } from './app/erasure-cleanup.js';
 import { sweep, tokenSecret } from './app/housekeeping.js';
 import { OutboxWorker } from './app/outbox.js';
 import { createContainer, openStore, webhookPolicy } from './container.js';
@@ -136,8 +137,10 @@ export async function serve(options: ServeOptions): Promise<void> {
     keyRateLimit,
     sendsMail: mail !== undefined,
   };
+  // Erasures answer once committed; the cleanup of the database's files follows in the background.
+  const erasureCleanup = new ErasureCleanup(store, log, systemClock);
   const container = createContainer(
-    { store, clock: systemClock, secret, config, log, mx },
+    { store, clock: systemClock, secret, config, log, mx, erasureCleanup },
     webhookPolicy(env),
   );
 
@@ -192,6 +195,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     setTimeout(() => server.closeAllConnections(), 10_000).unref();
   });
   await outbox.stop();
+  await erasureCleanup.stop();
   mailer?.close();
   mx.cancel();
   await store.close();

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/adapters/clock.js';
 import { ApiRequests } from '../src/app/api.js';
 import { throttles } from '../src/app/context.js';
+import { ErasureCleanup } from '../src/app/erasure-cleanup.js';
 import { Operators } from '../src/app/operators.js';
 import { openStore } from '../src/container.js';
 import { decide } from '../src/domain/idempotency.js';
@@ -376,6 +377,7 @@ describe('expiry, with a controllable clock', () => {
         log,
         mx: { check: async () => 'accepts' } as never,
         ...throttles(store, 1000),
+        erasureCleanup: new ErasureCleanup(store, log, clock, true),
       });
       const create = (email: string) =>
         api.create({

@@ -10,6 +10,7 @@ import type { MxChecker } from '../adapters/mx.js';
 import { POW_REPEAT_WINDOW_MS, POW_SURGE_WINDOW_MS } from '../domain/pow-difficulty.js';
 import { type Bucket, type Limit, slidingWindow, tokenBucket, type WindowLog } from '../domain/throttle.js';
 import type { Limiter, Store } from '../store/store.js';
+import type { ErasureCleanup } from './erasure-cleanup.js';
 
 export interface ServerConfig {
   baseUrl: string;
@@ -49,6 +50,8 @@ export interface Context {
   mx: MxChecker;
   limiters: Throttles;
   limits: Limits;
+  /** What follows an erasure: the cleanup of the database's files, queued or (one-shot) awaited. */
+  erasureCleanup: ErasureCleanup;
 }
 
 /** The throttles, their state kept by the store (in memory or in the database), and their limits. */

@@ -388,9 +388,17 @@ export interface Store {
    */
   limiter<S>(name: string, rule: Rule<S>): Limiter<S>;
   /**
-   * After an erasure: leaves no copy of erased data in the storage's files (journals, free
-   * space), as far as the engine allows; best effort while other readers hold old versions.
+   * One attempt, after erasures, at leaving no old copy of erased data in the storage's files
+   * (journals, dead row versions), as far as the engine allows. True when it finished; false
+   * when it could not yet: a reader holds data from before `since` (ms, when the newest of those
+   * erasures was asked for), so it is to be tried again later. Never called on a request's
+   * path: app/erasure-cleanup.ts runs it in the background, one attempt at a time.
    */
-  scrub(): Promise<void>;
+  scrub(since: number): Promise<boolean>;
+  /**
+   * How long erasures may wait for the next scrub after one began, so that several share it:
+   * what a scrub costs decides (a SQLite checkpoint, a PostgreSQL VACUUM of whole indexes).
+   */
+  readonly scrubSpacingMs: number;
   close(): Promise<void>;
 }

@@ -87,17 +87,19 @@ export async function forgetExpiredAnswers(db: Connection, now: number): Promise
   await db.run('DELETE FROM idempotency WHERE created_at <= ?', [now - IDEMPOTENCY_TTL_MS]);
 }
 
+/** The kept answers naming a subscriber: by the index of names, then each by primary key. */
+export const ANSWERS_NAMING = `SELECT i.key_id, i.idem_key, i.answer FROM idempotency_names n
+  JOIN idempotency i ON i.key_id = n.key_id AND i.idem_key = n.idem_key
+  WHERE n.subscriber_id = ?`;
+
 /**
  * An erased subscriber leaves every kept answer naming it, found through the index, not by
  * reading every answer: the answers stay (a retry still replays), without the person.
  */
 export async function forgetAnswersNaming(db: Connection, id: string): Promise<void> {
-  const naming = await db.all<{ key_id: string; idem_key: string; answer: string | null }>(
-    `SELECT i.key_id, i.idem_key, i.answer FROM idempotency_names n
-       JOIN idempotency i ON i.key_id = n.key_id AND i.idem_key = n.idem_key
-      WHERE n.subscriber_id = ?`,
-    [id],
-  );
+  const naming = await db.all<{ key_id: string; idem_key: string; answer: string | null }>(ANSWERS_NAMING, [
+    id,
+  ]);
   for (const kept of naming) {
     if (kept.answer === null) continue;
     await db.run('UPDATE idempotency SET answer = ? WHERE key_id = ? AND idem_key = ?', [

@@ -44,10 +44,10 @@ export async function claim(
 /**
  * Keeps the answer, and indexes whom it names (idempotency_names). Whoever it names and is no
  * longer there was erased after the request's write: left out here, as the erasure would have.
- * The rows of those still there are locked (FOR SHARE) first, so an erasure running now either
- * committed before (they are missing here) or waits for this answer and its names to commit,
- * and then finds them; taken before the answer's row, as the erasure takes them, so the two
- * never wait for each other.
+ * The rows of those still there are locked first (FOR KEY SHARE: against a DELETE, not against
+ * an update of their counts), so an erasure running now either committed before (they are
+ * missing here) or waits for this answer and its names to commit, and then finds them; taken
+ * before the answer's row, as the erasure takes them, so the two never wait for each other.
  */
 export async function complete(
   db: Connection,
@@ -58,14 +58,14 @@ export async function complete(
   const { ids, statusTokens } = mentionsIn(answer);
   const present =
     ids.length > 0
-      ? await db.all<{ id: string }>('SELECT id FROM subscribers WHERE id = ANY ($1::text[]) FOR SHARE', [
+      ? await db.all<{ id: string }>('SELECT id FROM subscribers WHERE id = ANY ($1::text[]) FOR KEY SHARE', [
           ids,
         ])
       : [];
   const holders =
     statusTokens.length > 0
       ? await db.all<{ id: string; status_token: string }>(
-          'SELECT id, status_token FROM subscribers WHERE status_token = ANY ($1::text[]) FOR SHARE',
+          'SELECT id, status_token FROM subscribers WHERE status_token = ANY ($1::text[]) FOR KEY SHARE',
           [statusTokens],
         )
       : [];

@@ -83,7 +83,7 @@ export function createContainer(
   policy: WebhookPolicy,
 ): Container {
   const ctx: Context = { ...parts, ...throttles(parts.store, parts.config.keyRateLimit) };
-  const operators = new Operators(ctx.store, ctx.clock, policy);
+  const operators = new Operators(ctx.store, ctx.clock, policy, ctx.erasureCleanup);
   return {
     ...ctx,
     operators,

@@ -13,6 +13,7 @@ import { MxChecker } from './adapters/mx.js';
 import { webhookSender } from './adapters/webhook-sender.js';
 import { DatabaseHealth, probeByWriting } from './app/database-health.js';
 import { seedDemo } from './app/demo.js';
+import { ErasureCleanup } from './app/erasure-cleanup.js';
 import { sweeper, tokenSecret } from './app/housekeeping.js';
 import { OutboxWorker } from './app/outbox.js';
 import { createContainer, openStore, resolverOf, webhookPolicy } from './container.js';
@@ -155,7 +156,12 @@ export async function serve(options: ServeOptions): Promise<void> {
     keyRateLimit,
     sendsMail: mail !== undefined,
   };
-  const container = createContainer({ store, clock: systemClock, secret, config, log, mx }, policy);
+  // Erasures answer once committed; the cleanup of the database's files follows in the background.
+  const erasureCleanup = new ErasureCleanup(store, log, systemClock);
+  const container = createContainer(
+    { store, clock: systemClock, secret, config, log, mx, erasureCleanup },
+    policy,
+  );
 
   const health = new DatabaseHealth({ clock: systemClock, log, probe: probeByWriting(store, systemClock) });
 
@@ -219,6 +225,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   });
   await outbox.stop();
   await housekeeping.stop();
+  await erasureCleanup.stop();
   webhook.close();
   health.stop();
   mailer?.close();

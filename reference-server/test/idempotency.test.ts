@@ -3,15 +3,17 @@
  * reused key, a key in use, per-key isolation and request ids in answers and logs; and through
  * the use case with a controllable clock for the 24-hour expiry.
  */
-import { AdmissionsResultSchema, IDEMPOTENCY_TTL_MS } from '@waitlistkit/protocol';
+import { AcceptedSignupSchema, AdmissionsResultSchema, IDEMPOTENCY_TTL_MS } from '@waitlistkit/protocol';
 import { type DnsServer, startDnsServer, tempDir } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/adapters/clock.js';
 import { ApiRequests } from '../src/app/api.js';
 import { throttles } from '../src/app/context.js';
+import { ErasureCleanup } from '../src/app/erasure-cleanup.js';
 import { Operators } from '../src/app/operators.js';
 import { openStore } from '../src/container.js';
 import { decide } from '../src/domain/idempotency.js';
+import { mentionsIn, withoutCreated, withoutErased, withoutItem } from '../src/domain/kept-answers.js';
 import { apiList, errorOf, type Harness, harness, ORIGIN, publicPost } from './helpers.js';
 
 let h: Harness;
@@ -155,6 +157,161 @@ describe('Idempotency-Key', () => {
   });
 });
 
+function erase(key: string, waitlistId: string, id: string) {
+  return fetch(`${h.server.url}/v1/api/waitlists/${waitlistId}/subscribers/${id}`, {
+    method: 'DELETE',
+    headers: { Authorization: `Bearer ${key}` },
+  });
+}
+
+describe('kept answers after an erasure (contract §12, §13)', () => {
+  it('replays an admission without the erased one: the others, and nobody admitted anew', async () => {
+    const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+    for (let i = 0; i < 5; i++) await publicPost(h.server, t.waitlistId, { email: `kept${i}@example.com` });
+    const first = AdmissionsResultSchema.parse(
+      await (await post(t.key, `${t.waitlistId}/admissions`, { count: 3 }, 'admit-erased')).json(),
+    );
+    expect(first.items).toHaveLength(3);
+    const gone = first.items[1] as (typeof first.items)[number];
+    expect((await erase(t.key, t.waitlistId, gone.id)).status).toBe(204);
+
+    const retry = await post(t.key, `${t.waitlistId}/admissions`, { count: 3 }, 'admit-erased');
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    const replayed = AdmissionsResultSchema.parse(await retry.json());
+    expect(replayed.items).toEqual(first.items.filter((s) => s.id !== gone.id));
+    expect(JSON.stringify(replayed)).not.toContain(gone.email);
+    const total = async (status: string) =>
+      (
+        (await (await apiList(h.server, t.key, t.waitlistId, `?status=${status}`)).json()) as {
+          total: number;
+        }
+      ).total;
+    expect({ admitted: await total('admitted'), waiting: await total('waiting') }).toEqual({
+      admitted: 2,
+      waiting: 2,
+    });
+  });
+
+  it('replays a create of an erased subscriber without its token, code or URL, creating nobody', async () => {
+    const t = await h.tenant({ waitlist: ['--referrals', 'on'] });
+    const email = 'erased-then-retried@example.com';
+    const first = await post(t.key, `${t.waitlistId}/subscribers`, { email }, 'create-erased');
+    expect(first.status).toBe(202);
+    const made = AcceptedSignupSchema.parse(await first.json());
+    expect(made.status_token).not.toBe('');
+    const { items } = (await (await apiList(h.server, t.key, t.waitlistId)).json()) as {
+      items: { id: string }[];
+    };
+    expect(items).toHaveLength(1);
+    expect((await erase(t.key, t.waitlistId, items[0]?.id as string)).status).toBe(204);
+
+    const retry = await post(t.key, `${t.waitlistId}/subscribers`, { email }, 'create-erased');
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([202, 'true']);
+    const text = await retry.text();
+    expect(AcceptedSignupSchema.parse(JSON.parse(text))).toEqual({
+      status: 'accepted',
+      status_token: '',
+      referral_code: '',
+      status_url: '',
+    });
+    for (const held of [made.status_token, made.referral_code]) expect(text).not.toContain(held);
+    expect(((await (await apiList(h.server, t.key, t.waitlistId)).json()) as { total: number }).total).toBe(
+      0,
+    );
+    expect((await fetch(`${h.server.url}/s/${made.status_token}`)).status).toBe(404);
+  });
+
+  it('keeps an answer without whoever was erased after the request wrote, before it was kept', async () => {
+    const dir = tempDir();
+    const store = await openStore(dir.db);
+    try {
+      const operators = new Operators(store, { now: () => Date.now(), nowMicros: () => Date.now() * 1000 });
+      const tenant = await operators.createTenant('T', 'pro');
+      const waitlist = await operators.createWaitlist(tenant.id, 'W', { referrals: true });
+      const signUp = (email: string) =>
+        store.write(async (tx) => {
+          const result = await tx.subscribers.signUp(
+            { waitlistId: waitlist.id, email, emailNorm: email, referralCode: undefined, confirm: false },
+            Date.now() * 1000,
+          );
+          if (result.outcome === 'waitlist_gone') throw new Error('the waitlist is there');
+          return result.subscriber;
+        });
+      const stays = await signUp('stays@example.com');
+      const leaves = await signUp('leaves@example.com');
+      const keep = async (idemKey: string, answer: unknown) => {
+        await store.write((tx) => tx.idempotency.claim('key_1', idemKey, 'hash', Date.now()));
+        await store.write((tx) => tx.idempotency.complete('key_1', idemKey, JSON.stringify(answer)));
+      };
+      const replay = async (idemKey: string) => {
+        const decision = await store.write((tx) =>
+          tx.idempotency.claim('key_1', idemKey, 'hash', Date.now()),
+        );
+        if (decision.kind !== 'replay') throw new Error(`a replay, not ${decision.kind}`);
+        return JSON.parse(decision.answer);
+      };
+      const created = (s: typeof stays) => ({
+        ok: true,
+        value: {
+          status: 'accepted',
+          status_token: s.status_token,
+          referral_code: s.referral_code,
+          status_url: 'u',
+        },
+      });
+      await store.write((tx) => tx.subscribers.erase(waitlist.id, leaves.id));
+      await keep('admission', { ok: true, value: { items: [{ id: stays.id }, { id: leaves.id }] } });
+      await keep('create-gone', created(leaves));
+      await keep('create-here', created(stays));
+      expect(await replay('admission')).toEqual({ ok: true, value: { items: [{ id: stays.id }] } });
+      expect((await replay('create-gone')).value).toEqual({
+        status: 'accepted',
+        status_token: '',
+        referral_code: '',
+        status_url: '',
+      });
+      expect(await replay('create-here')).toEqual(created(stays));
+      // Those kept are indexed: erasing the one still there takes it out of both answers.
+      await store.write((tx) => tx.subscribers.erase(waitlist.id, stays.id));
+      expect(await replay('admission')).toEqual({ ok: true, value: { items: [] } });
+      expect((await replay('create-here')).value.status_token).toBe('');
+    } finally {
+      await store.close();
+      dir.cleanup();
+    }
+  });
+
+  it('says whom an answer names and what is left of it without them, by the rule', () => {
+    const admission = JSON.stringify({ ok: true, value: { items: [{ id: 'sub_a' }, { id: 'sub_b' }] } });
+    const created = JSON.stringify({
+      ok: true,
+      value: {
+        status: 'accepted',
+        status_token: 'tok',
+        referral_code: 'CODE',
+        status_url: 'https://x/s/tok',
+      },
+    });
+    const refused = JSON.stringify({ ok: false, refusal: { code: 'invalid_email', message: 'm' } });
+    const quiet = JSON.stringify({
+      ok: true,
+      value: { status: 'accepted', status_token: '', referral_code: '', status_url: '' },
+    });
+    expect(mentionsIn(admission)).toEqual({ ids: ['sub_a', 'sub_b'], statusTokens: [] });
+    expect(mentionsIn(created)).toEqual({ ids: [], statusTokens: ['tok'] });
+    for (const nobody of [refused, quiet, 'not json'])
+      expect(mentionsIn(nobody)).toEqual({ ids: [], statusTokens: [] });
+    expect(JSON.parse(withoutItem(admission, 'sub_a'))).toEqual({
+      ok: true,
+      value: { items: [{ id: 'sub_b' }] },
+    });
+    expect(withoutErased(admission, 'sub_b')).toBe(withoutItem(admission, 'sub_b'));
+    expect(JSON.parse(withoutCreated(created))).toEqual(JSON.parse(quiet));
+    expect(withoutErased(created, 'sub_x')).toBe(withoutCreated(created));
+    expect(withoutErased(refused, 'sub_a')).toBe(refused);
+  });
+});
+
 describe('Request-Id', () => {
   it('is on every answer of both areas, different each time, and in the log line of the request', async () => {
     const t = await h.tenant({ waitlist: ['--origins', ORIGIN, '--challenge', 'on'] });
@@ -220,6 +377,7 @@ describe('expiry, with a controllable clock', () => {
         log,
         mx: { check: async () => 'accepts' } as never,
         ...throttles(store, 1000),
+        erasureCleanup: new ErasureCleanup(store, log, clock, true),
       });
       const create = (email: string) =>
         api.create({

@@ -15,7 +15,7 @@ import type { Tenant } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { positionsBySorting } from '../src/domain/positions.js';
 import { isPostgres, sql } from './database.js';
-import { apiCreate, apiList, errorOf, type Harness, harness, ORIGIN, publicPost } from './helpers.js';
+import { apiCreate, apiList, errorOf, type Harness, harness, ORIGIN, publicPost, until } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -344,7 +344,8 @@ describe('erasure', () => {
       actor: { type: 'key' },
     });
     // Nothing of it left in the trigram index (secure-delete: no entry waits behind a delete
-    // marker for segments to merge), in the database's files, nor in the server's log.
+    // marker for segments to merge), nor in the server's log; nor, once the cleanup that follows
+    // the erasure in the background has run, in the database's files.
     expect(await inSearchIndex('жzq')).toBe(0);
     const needles = [
       secret,
@@ -354,16 +355,19 @@ describe('erasure', () => {
       status_token,
       target.referral_code,
     ];
-    for (const file of [h.db, `${h.db}-wal`]) {
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(file);
-      } catch {
-        continue;
-      }
-      for (const needle of needles)
-        expect({ file, needle, found: bytes.includes(needle) }).toMatchObject({ found: false });
-    }
+    const found = () =>
+      [h.db, `${h.db}-wal`].flatMap((file) => {
+        let bytes: Buffer;
+        try {
+          bytes = readFileSync(file);
+        } catch {
+          return [];
+        }
+        return needles.filter((needle) => bytes.includes(needle)).map((needle) => ({ file, needle }));
+      });
+    // Waited for (bounded), then asserted, so that a failure names the file and what it holds.
+    await until('no trace in the files', () => found().length === 0).catch(() => undefined);
+    expect(found()).toEqual([]);
     expect(h.server.output().toLowerCase()).not.toContain('forget-me');
 
     // A later sign-up with the same address is a fresh subscriber.

@@ -220,3 +220,89 @@ describe('the migration that gives deliveries their subscriber', () => {
     }
   });
 });
+
+describe('the migration indexing whom kept answers name', () => {
+  it('indexes the answers kept before it, and empties a create answer of someone erased before it', async () => {
+    const path = `${tmp.dir}/before-names.db`;
+    const step = MIGRATIONS.findIndex(
+      (m) => typeof m === 'string' && m.includes('CREATE TABLE idempotency_names'),
+    );
+    expect(step).toBeGreaterThan(0);
+    const old = await Connection.open(path);
+    for (const migration of MIGRATIONS.slice(0, step)) {
+      if (typeof migration === 'string') await old.exec(migration);
+      else await migration(old);
+    }
+    await old.exec(`PRAGMA user_version = ${step}`);
+    const created = (token: string, code: string) =>
+      JSON.stringify({
+        ok: true,
+        value: {
+          status: 'accepted',
+          status_token: token,
+          referral_code: code,
+          status_url: `https://x/s/${token}`,
+        },
+      });
+    const admitted = JSON.stringify({ ok: true, value: { items: [{ id: 'sub_1' }, { id: 'sub_2' }] } });
+    const refused = JSON.stringify({ ok: false, refusal: { code: 'invalid_email', message: 'No.' } });
+    await old.exec(`
+      INSERT INTO tenants VALUES ('ten_1', 'T', 'pro', '2026-01-01T00:00:00Z');
+      INSERT INTO waitlists (id, tenant_id, name, settings, created_at, updated_at)
+        VALUES ('wl_1', 'ten_1', 'W', '{}', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
+      INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
+        status_token, rank_key, joined_us) VALUES
+        ('sub_1', 'wl_1', 1, 'a@example.com', 'a@example.com', 'a@example.com', 'AAAAAA', 'tok_1', 1, 1),
+        ('sub_2', 'wl_1', 2, 'b@example.com', 'b@example.com', 'b@example.com', 'BBBBBB', 'tok_2', 2, 2);
+    `);
+    const keep = (idemKey: string, answer: string | null) =>
+      old.run(
+        `INSERT INTO idempotency (key_id, idem_key, request_hash, state, answer, created_at)
+         VALUES ('key_1', ?, 'h', ?, ?, 1)`,
+        [idemKey, answer === null ? 'in_progress' : 'done', answer],
+      );
+    await keep('admission', admitted);
+    await keep('create', created('tok_2', 'BBBBBB'));
+    await keep('create-of-erased', created('tok_erased', 'EEEEEE'));
+    await keep('refusal', refused);
+    await keep('running', null);
+    await old.close();
+
+    const db = await openDatabase(path);
+    try {
+      const names = () =>
+        db.reader.all<{ idem_key: string; subscriber_id: string }>(
+          'SELECT idem_key, subscriber_id FROM idempotency_names ORDER BY idem_key, subscriber_id',
+        );
+      const answer = async (idemKey: string) =>
+        (
+          await db.reader.get<{ answer: string }>('SELECT answer FROM idempotency WHERE idem_key = ?', [
+            idemKey,
+          ])
+        )?.answer;
+      expect(await names()).toEqual([
+        { idem_key: 'admission', subscriber_id: 'sub_1' },
+        { idem_key: 'admission', subscriber_id: 'sub_2' },
+        { idem_key: 'create', subscriber_id: 'sub_2' },
+      ]);
+      expect(JSON.parse((await answer('create-of-erased')) as string)).toEqual({
+        ok: true,
+        value: { status: 'accepted', status_token: '', referral_code: '', status_url: '' },
+      });
+      expect(await answer('refusal')).toBe(refused);
+      expect(await answer('create')).toBe(created('tok_2', 'BBBBBB'));
+
+      // An erasure after it finds them through the index; a forgotten answer takes its names along.
+      await db.writer.submit((tx) => erase(tx, 'wl_1', 'sub_2'));
+      expect(JSON.parse((await answer('admission')) as string).value.items).toEqual([{ id: 'sub_1' }]);
+      expect(JSON.parse((await answer('create')) as string).value).toMatchObject({
+        status_token: '',
+        referral_code: '',
+      });
+      await db.writer.submit((tx) => tx.run("DELETE FROM idempotency WHERE idem_key = 'admission'"));
+      expect(await names()).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+});

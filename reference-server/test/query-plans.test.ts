@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
 import type { Connection } from '../src/store/sqlite/connection.js';
 import { openDatabase } from '../src/store/sqlite/database.js';
+import { ANSWERS_NAMING } from '../src/store/sqlite/idempotency.js';
 import { WAITING_BY_IDS } from '../src/store/sqlite/lifecycle.js';
 import {
   listSubscribers,
@@ -54,6 +55,17 @@ describe('statements by a list of ids', () => {
       expect(details.filter((d) => d.includes('waitlist_id=?') || /SCAN subscribers/.test(d))).toEqual([]);
     });
   }
+});
+
+describe('an erasure in the kept answers', () => {
+  it('finds the answers naming the erased through the index of names, not by reading every answer', async () => {
+    const details = await plan(ANSWERS_NAMING, ['sub_1']);
+    expect(details.some((d) => d.includes('USING COVERING INDEX idempotency_names_subscriber'))).toBe(true);
+    expect(details.some((d) => /SEARCH i USING PRIMARY KEY \(key_id=\? AND idem_key=\?\)/.test(d))).toBe(
+      true,
+    );
+    expect(details.filter((d) => /SCAN/.test(d))).toEqual([]);
+  });
 });
 
 describe('the outbox claim', () => {

@@ -29,7 +29,7 @@ import type { Admission, KeyGrant, ListedSubscriber, ListPage, Waitlist } from '
 import type { Bucket, Take } from '../domain/throttle.js';
 import type { Repositories } from '../store/store.js';
 import type { Context } from './context.js';
-import { admitIn, eraseIn, scrubAfterErasure, type Who } from './lifecycle.js';
+import { admitIn, eraseIn, type Who } from './lifecycle.js';
 import { type BodyRead, type Refusal, refusal } from './refusal.js';
 import { acceptedBody, disposableCheck, emailThrottle, geoCheck, mxCheck } from './signup.js';
 import { listPage } from './subscribers.js';
@@ -418,9 +418,8 @@ export class ApiRequests {
     this.touch(grant);
     if (result === false) return this.answer(a, { ok: false, refusal: NO_SUBSCRIBER });
     if (typeof result === 'string') return this.refusedBy(a, result);
-    await scrubAfterErasure(this.ctx.store, (error) =>
-      this.ctx.log.error('scrub after erasure failed', { error: String(error) }),
-    );
+    // The answer does not wait for the old copies in the database's files to go: queued.
+    await this.ctx.erasureCleanup.erased();
     return this.answer(a, { ok: true, value: null });
   }
 }

@@ -14,6 +14,7 @@ import {
 } from '../domain/pow-difficulty.js';
 import { type Bucket, type Limit, slidingWindow, tokenBucket, type WindowLog } from '../domain/throttle.js';
 import type { Limiter, Store } from '../store/store.js';
+import type { ErasureCleanup } from './erasure-cleanup.js';
 
 export interface ServerConfig {
   baseUrl: string;
@@ -59,6 +60,8 @@ export interface Context {
   mx: MxChecker;
   limiters: Throttles;
   limits: Limits;
+  /** What follows an erasure: the cleanup of the database's files, queued or (one-shot) awaited. */
+  erasureCleanup: ErasureCleanup;
 }
 
 /** The throttles, their state kept by the store (in memory or in the database), and their limits. */

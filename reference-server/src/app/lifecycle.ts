@@ -7,7 +7,7 @@
 import type { Clock } from '../adapters/clock.js';
 import { newMessageId } from '../domain/ids.js';
 import type { Actor, Admission, ListedSubscriber } from '../domain/records.js';
-import type { Repositories, Store } from '../store/store.js';
+import type { Repositories } from '../store/store.js';
 
 export interface Who {
   tenantId: string;
@@ -85,9 +85,4 @@ export async function eraseIn(
     clock.now(),
   );
   return true;
-}
-
-/** After an erasure has committed: no copy of the row left in the storage's files. */
-export async function scrubAfterErasure(store: Store, onError: (error: unknown) => void): Promise<void> {
-  await store.scrub().catch(onError);
 }

@@ -15,6 +15,7 @@ import {
   planAllowsApi,
 } from '@waitlistkit/protocol';
 import type { Clock } from '../adapters/clock.js';
+import { createLogger } from '../adapters/logger.js';
 import {
   generatePassword,
   hashPassword,
@@ -42,6 +43,7 @@ import type {
 import { applySettings, DEFAULT_SETTINGS, type SettingsPatch } from '../domain/settings.js';
 import { newWebhookSecret } from '../domain/webhook-signature.js';
 import type { Store } from '../store/store.js';
+import { ErasureCleanup } from './erasure-cleanup.js';
 import { admitIn, eraseIn } from './lifecycle.js';
 
 /** Event types an endpoint can ask for (contract §14). */
@@ -73,10 +75,20 @@ export interface WebhookPolicy {
 }
 
 export class Operators {
+  /**
+   * `erasureCleanup`: a server passes its queue; without one (a command of the command line,
+   * which exits when done), an erasure waits for its cleanup, saying on stderr when it is late.
+   */
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly webhookPolicy: WebhookPolicy = { allowPrivate: false, resolve: async () => [] },
+    private readonly erasureCleanup = new ErasureCleanup(
+      store,
+      createLogger((line) => process.stderr.write(line), 'quiet'),
+      clock,
+      true,
+    ),
   ) {}
 
   private async tenant(id: string): Promise<Tenant> {
@@ -486,7 +498,7 @@ export class Operators {
     if (!(await this.store.write((tx) => eraseIn(tx, this.clock, who, waitlist.id, id)))) {
       throw notFound('subscriber', id);
     }
-    await this.store.scrub();
+    await this.erasureCleanup.erased();
     return id;
   }
 

@@ -202,10 +202,19 @@ export interface UsedTokens {
   forgetExpired(now: number): Promise<void>;
 }
 
-/** Answers kept under (API key, Idempotency-Key), contract §13. */
+/**
+ * Answers kept under (API key, Idempotency-Key), contract §13. A kept answer may name
+ * subscribers (domain/kept-answers.ts): the store indexes whom it names as it keeps it, and
+ * `Subscribers.erase` takes an erased person out of every answer naming them, found through
+ * that index, the answers themselves staying.
+ */
 export interface IdempotencyRecords {
   /** Decides on a request and, when it is to run, marks it running: atomic within the write. */
   claim(keyId: string, idemKey: string, requestHash: string, now: number): Promise<IdempotencyDecision>;
+  /**
+   * Keeps the answer and indexes whom it names. Someone it names who was erased meanwhile (after
+   * the request's write, before this one) is left out of it here, as the erasure would have.
+   */
   complete(keyId: string, idemKey: string, answer: string): Promise<void>;
   /** Forgets a running request that ended without an answer to keep. */
   release(keyId: string, idemKey: string): Promise<void>;
@@ -411,9 +420,17 @@ export interface Store {
    */
   limiter<S>(name: string, rule: Rule<S>): Limiter<S>;
   /**
-   * After an erasure: leaves no copy of erased data in the storage's files (journals, free
-   * space), as far as the engine allows; best effort while other readers hold old versions.
+   * One attempt, after erasures, at leaving no old copy of erased data in the storage's files
+   * (journals, dead row versions), as far as the engine allows. True when it finished; false
+   * when it could not yet: a reader holds data from before `since` (ms, when the newest of those
+   * erasures was asked for), so it is to be tried again later. Never called on a request's
+   * path: app/erasure-cleanup.ts runs it in the background, one attempt at a time.
    */
-  scrub(): Promise<void>;
+  scrub(since: number): Promise<boolean>;
+  /**
+   * How long erasures may wait for the next scrub after one began, so that several share it:
+   * what a scrub costs decides (a SQLite checkpoint, a PostgreSQL VACUUM of whole indexes).
+   */
+  readonly scrubSpacingMs: number;
   close(): Promise<void>;
 }

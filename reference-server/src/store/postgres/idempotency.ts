@@ -1,5 +1,6 @@
 import { IDEMPOTENCY_TTL_MS } from '@waitlistkit/protocol';
 import { decide, type IdempotencyDecision, type KeptRequest } from '../../domain/idempotency.js';
+import { mentionsIn, withoutCreated, withoutErased, withoutItem } from '../../domain/kept-answers.js';
 import type { Connection } from './connection.js';
 
 /**
@@ -25,6 +26,10 @@ export async function claim(
   );
   const decision = decide(kept, requestHash, now);
   if (decision.kind === 'run') {
+    // An expired or abandoned answer is replaced: whom it named is no longer named.
+    if (kept) {
+      await db.run('DELETE FROM idempotency_names WHERE key_id = $1 AND idem_key = $2', [keyId, idemKey]);
+    }
     await db.run(
       `INSERT INTO idempotency (key_id, idem_key, request_hash, state, answer, created_at)
        VALUES ($1, $2, $3, 'in_progress', NULL, $4)
@@ -36,17 +41,51 @@ export async function claim(
   return decision;
 }
 
+/**
+ * Keeps the answer, and indexes whom it names (idempotency_names). Whoever it names and is no
+ * longer there was erased after the request's write: left out here, as the erasure would have.
+ * The rows of those still there are locked first (FOR KEY SHARE: against a DELETE, not against
+ * an update of their counts), so an erasure running now either committed before (they are
+ * missing here) or waits for this answer and its names to commit, and then finds them; taken
+ * before the answer's row, as the erasure takes them, so the two never wait for each other.
+ */
 export async function complete(
   db: Connection,
   keyId: string,
   idemKey: string,
   answer: string,
 ): Promise<void> {
+  const { ids, statusTokens } = mentionsIn(answer);
+  const present =
+    ids.length > 0
+      ? await db.all<{ id: string }>('SELECT id FROM subscribers WHERE id = ANY ($1::text[]) FOR KEY SHARE', [
+          ids,
+        ])
+      : [];
+  const holders =
+    statusTokens.length > 0
+      ? await db.all<{ id: string; status_token: string }>(
+          'SELECT id, status_token FROM subscribers WHERE status_token = ANY ($1::text[]) FOR KEY SHARE',
+          [statusTokens],
+        )
+      : [];
+  const here = new Set(present.map((r) => r.id));
+  let kept = answer;
+  for (const id of ids) if (!here.has(id)) kept = withoutItem(kept, id);
+  if (statusTokens.some((token) => !holders.some((h) => h.status_token === token)))
+    kept = withoutCreated(kept);
   await db.run("UPDATE idempotency SET state = 'done', answer = $1 WHERE key_id = $2 AND idem_key = $3", [
-    answer,
+    kept,
     keyId,
     idemKey,
   ]);
+  const named = [...here, ...holders.map((h) => h.id)];
+  if (named.length === 0) return;
+  await db.run(
+    `INSERT INTO idempotency_names (key_id, idem_key, subscriber_id)
+     SELECT $1, $2, unnest($3::text[]) ON CONFLICT DO NOTHING`,
+    [keyId, idemKey, named],
+  );
 }
 
 export async function release(db: Connection, keyId: string, idemKey: string): Promise<void> {
@@ -60,7 +99,25 @@ export async function forgetExpiredAnswers(db: Connection, now: number): Promise
   await db.run('DELETE FROM idempotency WHERE created_at <= $1', [now - IDEMPOTENCY_TTL_MS]);
 }
 
-/** Kept answers that name a subscriber (an admission lists emails): erased with it. */
+/**
+ * An erased subscriber leaves every kept answer naming it, found through the index, not by
+ * reading every answer: the answers stay (a retry still replays), without the person.
+ */
 export async function forgetAnswersNaming(db: Connection, id: string): Promise<void> {
-  await db.run('DELETE FROM idempotency WHERE strpos(answer, $1) > 0', [`"${id}"`]);
+  const naming = await db.all<{ key_id: string; idem_key: string; answer: string | null }>(
+    `SELECT i.key_id, i.idem_key, i.answer FROM idempotency_names n
+       JOIN idempotency i ON i.key_id = n.key_id AND i.idem_key = n.idem_key
+      WHERE n.subscriber_id = $1
+      FOR UPDATE OF i`,
+    [id],
+  );
+  for (const kept of naming) {
+    if (kept.answer === null) continue;
+    await db.run('UPDATE idempotency SET answer = $1 WHERE key_id = $2 AND idem_key = $3', [
+      withoutErased(kept.answer, id),
+      kept.key_id,
+      kept.idem_key,
+    ]);
+  }
+  await db.run('DELETE FROM idempotency_names WHERE subscriber_id = $1', [id]);
 }

@@ -5,6 +5,7 @@
  * modules beside this file mirror the SQLite adapter's, one per aggregate; where SQLite relies
  * on its single writer, they say what takes its place.
  */
+import pg from 'pg';
 import { repositoriesOver } from '../repositories.js';
 import type { FreshSignupResult, Store } from '../store.js';
 import type { Connection } from './connection.js';
@@ -24,7 +25,16 @@ export interface PostgresStoreOptions {
 }
 
 /** Tables that hold a subscriber's data, and so old versions of an erased one's rows. */
-const HOLDING_SUBSCRIBER_DATA = ['subscribers', 'deliveries', 'delivery_attempts', 'events', 'idempotency'];
+export const HOLDING_SUBSCRIBER_DATA = [
+  'subscribers',
+  'deliveries',
+  'delivery_attempts',
+  'events',
+  'idempotency',
+];
+
+/** A VACUUM reads every index of these tables whole: erasures within a minute share one. */
+const SCRUB_SPACING_MS = 60_000;
 
 export async function openPostgresStore(url: string, options: PostgresStoreOptions): Promise<Store> {
   const db = await openDatabase(url, { connections: options.connections ?? 10 });
@@ -44,13 +54,43 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         return insertOrMatchSubscriber(tx, { ...input, referralCode: undefined }, nowMicros());
       }),
     limiter: (name, rule) => postgresLimiter(db, name, rule),
-    // A deleted row stays in its page, as a dead version, until VACUUM prunes it: run it on the
-    // tables an erasure deleted from. It visits only pages changed since the last vacuum (the
-    // visibility map), so it costs about what the erasure changed. Best effort: a transaction
-    // still open may keep old versions, and the WAL keeps them until its segments are recycled.
-    scrub: async () => {
-      await db.reader.exec(`VACUUM ${HOLDING_SUBSCRIBER_DATA.join(', ')}`);
-    },
+    // A deleted row stays in its table's and indexes' pages, as a dead version, until VACUUM
+    // removes it; INDEX_CLEANUP ON, so that the index entries (the email's among them) go too,
+    // however few they are. It visits only the pages changed since the last vacuum (the
+    // visibility map), but every index whole. A transaction whose snapshot is older than the
+    // erasures still sees their rows, and VACUUM would leave them: while one is open, the
+    // attempt does not vacuum and says so, to be tried again. On a connection of its own, not
+    // one of the pool the requests share.
+    scrub: (since) => scrubOnce(url, since),
+    scrubSpacingMs: SCRUB_SPACING_MS,
     close: () => db.close(),
   };
+}
+
+/**
+ * Open transactions of this database, but this session, that began before `since` (ms) and
+ * hold a snapshot or a transaction id: they keep what an erasure since deleted. Sessions of
+ * other roles show these columns only to a member of pg_read_all_stats (or a superuser).
+ */
+const OLDER_TRANSACTIONS = `SELECT count(*)::int AS n FROM pg_stat_activity
+  WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+    AND (backend_xmin IS NOT NULL OR backend_xid IS NOT NULL)
+    AND xact_start < to_timestamp($1::float8 / 1000)`;
+
+async function scrubOnce(url: string, since: number): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  // A connection the server ends mid-vacuum fails the attempt, not the process.
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const older = await client.query<{ n: number }>(OLDER_TRANSACTIONS, [since]);
+    if ((older.rows[0]?.n ?? 0) > 0) return false;
+    // A table someone holds locked (another VACUUM, an ALTER) fails this attempt after a few
+    // seconds, to be tried again, rather than holding the queue (and a shutdown) until it is free.
+    await client.query("SET lock_timeout = '5s'");
+    await client.query(`VACUUM (INDEX_CLEANUP ON) ${HOLDING_SUBSCRIBER_DATA.join(', ')}`);
+    return true;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }

@@ -252,6 +252,41 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX deliveries_finished ON deliveries (next_at) WHERE state <> 'pending';
   CREATE INDEX events_dispatched ON events (at) WHERE dispatched;
   `,
+  `
+  -- Whom each kept answer names (domain/kept-answers.ts): an erasure finds the answers naming
+  -- the erased person through this index and takes the person out of them, the answers staying
+  -- (a retry still replays), instead of reading every answer. Written with the answer, and gone
+  -- with it.
+  CREATE TABLE idempotency_names (
+    key_id TEXT NOT NULL,
+    idem_key TEXT NOT NULL,
+    subscriber_id TEXT NOT NULL,
+    PRIMARY KEY (key_id, idem_key, subscriber_id),
+    FOREIGN KEY (key_id, idem_key) REFERENCES idempotency (key_id, idem_key) ON DELETE CASCADE
+  );
+  CREATE INDEX idempotency_names_subscriber ON idempotency_names (subscriber_id);
+  -- The answers kept before this step: an admission names the ids of its items, a create the
+  -- holder of its status token.
+  INSERT INTO idempotency_names (key_id, idem_key, subscriber_id)
+    SELECT i.key_id, i.idem_key, item ->> 'id'
+      FROM idempotency AS i,
+           jsonb_array_elements(CASE WHEN jsonb_typeof(i.answer::jsonb #> '{value,items}') = 'array'
+                                     THEN i.answer::jsonb #> '{value,items}' ELSE '[]' END) AS item
+     WHERE i.state = 'done' AND item ->> 'id' IS NOT NULL
+    ON CONFLICT DO NOTHING;
+  INSERT INTO idempotency_names (key_id, idem_key, subscriber_id)
+    SELECT i.key_id, i.idem_key, s.id
+      FROM idempotency AS i JOIN subscribers AS s ON s.status_token = i.answer::jsonb #>> '{value,status_token}'
+     WHERE i.state = 'done'
+    ON CONFLICT DO NOTHING;
+  -- A create answer whose subscriber is gone was erased before this step, which left the answer
+  -- whole: its token, code and URL go now.
+  UPDATE idempotency
+     SET answer = jsonb_set(answer::jsonb, '{value}', (answer::jsonb -> 'value')
+                  || '{"status_token": "", "referral_code": "", "status_url": ""}'::jsonb)::text
+   WHERE state = 'done' AND answer::jsonb #>> '{value,status_token}' <> ''
+     AND NOT EXISTS (SELECT 1 FROM subscribers WHERE status_token = answer::jsonb #>> '{value,status_token}');
+  `,
 ];
 
 /** Any number, the same in every process: the advisory lock that migrations run under. */

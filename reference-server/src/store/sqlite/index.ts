@@ -11,9 +11,8 @@ import { type Database, openDatabase } from './database.js';
 import * as statements from './statements.js';
 import { type FreshSignup, insertOrMatchMany } from './subscribers.js';
 
-/** A busy checkpoint is tried again this often, this many times (a reader's snapshot lasts milliseconds). */
-const SCRUB_ATTEMPTS = 50;
-const SCRUB_RETRY_MS = 10;
+/** A checkpoint costs a copy of the WAL's pages and two fsyncs: erasures within a second share one. */
+const SCRUB_SPACING_MS = 1_000;
 
 const repositories = repositoriesOver<Connection>(statements);
 
@@ -47,18 +46,27 @@ export function storeOver(db: Database, { nowMicros }: Pick<SqliteStoreOptions, 
     // Throttle counters stay in memory, not in the file: see memory-limiter.ts for why.
     limiter: memoryLimiters(),
     // The WAL still holds pages from before the erasure: copy them back and empty it. It runs
-    // alone, outside a transaction, as a checkpoint must; it reports busy (and leaves the WAL)
-    // while a reader holds an older snapshot, so it is tried again.
+    // alone, outside a transaction, as a checkpoint must. While a reader (a backup, an export)
+    // holds a snapshot from before, it cannot finish: it reports busy and leaves the WAL, and
+    // the cleanup queue tries again later. Without a busy timeout for this one statement: with
+    // the connection's 10 s it would wait that long for the reader, holding the writer and every
+    // write queued behind it.
     scrub: async () => {
-      for (let attempt = 0; attempt < SCRUB_ATTEMPTS; attempt++) {
-        const result = await db.writer.submit(
-          (tx) => tx.get<{ busy: number }>('PRAGMA wal_checkpoint(TRUNCATE)'),
-          { savepoint: false, alone: true },
-        );
-        if (result?.busy === 0) return;
-        await new Promise((resolve) => setTimeout(resolve, SCRUB_RETRY_MS));
-      }
+      const result = await db.writer.submit(
+        async (tx) => {
+          const busyTimeout = (await tx.get<{ timeout: number }>('PRAGMA busy_timeout'))?.timeout ?? 0;
+          await tx.exec('PRAGMA busy_timeout = 0');
+          try {
+            return await tx.get<{ busy: number }>('PRAGMA wal_checkpoint(TRUNCATE)');
+          } finally {
+            await tx.exec(`PRAGMA busy_timeout = ${Number(busyTimeout)}`);
+          }
+        },
+        { savepoint: false, alone: true },
+      );
+      return result?.busy === 0;
     },
+    scrubSpacingMs: SCRUB_SPACING_MS,
     close: () => db.close(),
   };
 }

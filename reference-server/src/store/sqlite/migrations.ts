@@ -373,6 +373,36 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX deliveries_finished ON deliveries (next_at) WHERE state <> 'pending';
   CREATE INDEX events_dispatched ON events (at) WHERE dispatched = 1;
   `,
+  `
+  -- Whom each kept answer names (domain/kept-answers.ts): an erasure finds the answers naming
+  -- the erased person through this index and takes the person out of them, the answers staying
+  -- (a retry still replays), instead of reading every answer. Written with the answer, and gone
+  -- with it.
+  CREATE TABLE idempotency_names (
+    key_id TEXT NOT NULL,
+    idem_key TEXT NOT NULL,
+    subscriber_id TEXT NOT NULL,
+    PRIMARY KEY (key_id, idem_key, subscriber_id),
+    FOREIGN KEY (key_id, idem_key) REFERENCES idempotency (key_id, idem_key) ON DELETE CASCADE
+  ) WITHOUT ROWID;
+  CREATE INDEX idempotency_names_subscriber ON idempotency_names (subscriber_id);
+  -- The answers kept before this step: an admission names the ids of its items, a create the
+  -- holder of its status token.
+  INSERT OR IGNORE INTO idempotency_names (key_id, idem_key, subscriber_id)
+    SELECT i.key_id, i.idem_key, json_extract(item.value, '$.id')
+      FROM idempotency AS i, json_each(i.answer, '$.value.items') AS item
+     WHERE i.state = 'done' AND json_extract(item.value, '$.id') IS NOT NULL;
+  INSERT OR IGNORE INTO idempotency_names (key_id, idem_key, subscriber_id)
+    SELECT i.key_id, i.idem_key, s.id
+      FROM idempotency AS i JOIN subscribers AS s ON s.status_token = json_extract(i.answer, '$.value.status_token')
+     WHERE i.state = 'done';
+  -- A create answer whose subscriber is gone was erased before this step, which left the answer
+  -- whole: its token, code and URL go now.
+  UPDATE idempotency
+     SET answer = json_set(answer, '$.value.status_token', '', '$.value.referral_code', '', '$.value.status_url', '')
+   WHERE state = 'done' AND json_extract(answer, '$.value.status_token') <> ''
+     AND NOT EXISTS (SELECT 1 FROM subscribers WHERE status_token = json_extract(answer, '$.value.status_token'));
+  `,
 ];
 
 /** BEGIN IMMEDIATE takes the write lock at once: a second process starting waits, then finds the steps applied. */

@@ -6,8 +6,6 @@ export const POSTGRES_ONLY = [
   'test/instances-throttles.test.ts',
   // PostgreSQL stopped and started under the server: a cluster of the file's own.
   'test/outage-postgres.test.ts',
-  // PostgreSQL's migrations, run on a database written by an older schema.
-  'test/postgres-migrations.test.ts',
   // PostgreSQL's migrations, run on a database of the older schema.
   'test/migrations-postgres.test.ts',
 ];

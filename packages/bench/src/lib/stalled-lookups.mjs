@@ -1,12 +1,13 @@
 /**
  * Item 8's stalled lookups (issue 22, item 3): sign-up latency from Node (node:http, 10
- * concurrent, fresh emails) on a server with 32 deliveries stuck in host lookups on a nameserver that never answers
+ * concurrent, fresh emails) on a server with 16 deliveries stuck in host lookups on a nameserver that never answers
  * (WAITLIST_DNS_SERVERS: testkit's blackhole), beside the same run's latency on a server set up the
  * same way with no deliveries. Both have eight endpoints whose names resolved at creation (testkit's
  * DNS server on loopback) and that only want a second waitlist; the stalled server gets four
- * sign-ups on that waitlist first: 8 × 4 deliveries, the outbox's 32 slots, each retried at once
- * when its lookup gives up, so all 32 stay stalled while sign-ups on the first waitlist are timed.
- * Before measuring, the blackhole must have received the 32 lookups (A and AAAA each).
+ * sign-ups on that waitlist first: 8 × 4 deliveries, of which the tenant may hold 16 at once (its
+ * fair share of the outbox's 32 slots while it alone has work, domain/fair-share.ts), each retried
+ * at once when its lookup gives up, so 16 stay stalled while sign-ups on the first waitlist are
+ * timed. Before measuring, the blackhole must have received the 16 lookups (A and AAAA each).
  */
 import { build } from 'esbuild';
 import { cli, ROOT } from './proc.mjs';
@@ -14,9 +15,13 @@ import { HUGE_LIMIT, ORIGIN, SUBSCRIBE_PATH, startScenario } from './scenarios.m
 import { NODE_BUNDLE } from './server-source.mjs';
 import { fmtInt, fmtMs, fmtRatio, median, percentile } from './stats.mjs';
 
-/** The stalled-lookup phase: endpoints (each holds up to 4 deliveries: 32 in all), sign-ups in flight. */
+/**
+ * The stalled-lookup phase: endpoints, deliveries made for them (the outbox's 32 slots' worth), and
+ * how many of those one tenant may attempt at once (half the slots while it alone has work).
+ */
 const STALLED_ENDPOINTS = 8;
-const STALLED_DELIVERIES = 32;
+const QUEUED_DELIVERIES = 32;
+const STALLED_DELIVERIES = QUEUED_DELIVERIES / 2;
 const STALL_CONNECTIONS = 10;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -109,7 +114,7 @@ export async function stalledLookups(ctx, { dir, servers, drive, reps, seconds }
             await drive(t.server, SUBSCRIBE_PATH(hooked, 'public'), {
               prefix: `stall-r${round}`,
               seconds: 60,
-              max: STALLED_DELIVERIES / STALLED_ENDPOINTS,
+              max: QUEUED_DELIVERIES / STALLED_ENDPOINTS,
             });
             // Two questions (A, AAAA) per lookup; retries after the first timeouts count as well.
             for (let waited = 0; waited < 30_000 && hole.queries.length - before < 2 * STALLED_DELIVERIES; ) {
@@ -159,8 +164,9 @@ export async function stalledLookups(ctx, { dir, servers, drive, reps, seconds }
       `${reps} round(s), each a fresh server of each kind (alternating which goes first), ${seconds} s of public ` +
       `sign-ups each from Node (node:http, ${STALL_CONNECTIONS} concurrent, fresh emails); median of the rounds' ` +
       `p50 and p99. Both servers have ${STALLED_ENDPOINTS} endpoints for a second waitlist and resolve names ` +
-      `through a nameserver that never answers; the stalled one has ${STALLED_DELIVERIES} deliveries (the ` +
-      "outbox's every slot) waiting on their lookups, retried as each gives up, throughout.",
+      `through a nameserver that never answers; the stalled one has ${STALLED_DELIVERIES} deliveries (its ` +
+      "tenant's fair share of the outbox's 32 slots, more queued behind them) waiting on their lookups, " +
+      'retried as each gives up, throughout.',
     columns: [
       { key: 'name', header: 'server' },
       { key: 'value', header: 'p50' },
@@ -176,7 +182,7 @@ export async function stalledLookups(ctx, { dir, servers, drive, reps, seconds }
     notes: [
       'Lookups go through c-ares (dns.promises.Resolver: 2 s timeout, one try), which waits on the event ' +
         "loop; libuv's four pool threads, which sqlite3 statements and scrypt need, stay free. With " +
-        'dns.lookup (getaddrinfo on the pool) the same 32 lookups would hold every pool thread.',
+        `dns.lookup (getaddrinfo on the pool) any four of the same ${STALLED_DELIVERIES} lookups would hold every pool thread.`,
       `Checked in every stalled run: the nameserver received the ${STALLED_DELIVERIES} lookups before the ` +
         'timed sign-ups began, and every sign-up was answered 202.',
     ],

@@ -13,7 +13,8 @@ import {
   SURGE_COUNTED_PER_CLIENT,
 } from '../domain/pow-difficulty.js';
 import { type Bucket, type Limit, slidingWindow, tokenBucket, type WindowLog } from '../domain/throttle.js';
-import type { Limiter, Store } from '../store/store.js';
+import type { Limiter } from '../store/limiter.js';
+import type { Store } from '../store/store.js';
 import type { ErasureCleanup } from './erasure-cleanup.js';
 
 export interface ServerConfig {

@@ -16,7 +16,7 @@
  * read, the rule and the write of a take happen in one turn of the event loop.
  */
 import type { Limit, Rule, Take } from '../domain/throttle.js';
-import type { Limiter } from './store.js';
+import type { Limiter } from './limiter.js';
 
 export class MemoryLimiter<S = unknown> implements Limiter<S> {
   private readonly entries = new Map<string, { state: S; limit: Limit }>();

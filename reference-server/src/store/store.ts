@@ -1,7 +1,7 @@
 /**
  * The store: what the use cases in `app/` ask of storage, by aggregate, with no SQL in sight.
- * SQLite (`store/sqlite/`) is its adapter today; PostgreSQL is meant to be a second one that
- * changes no use case.
+ * Two adapters: SQLite (`store/sqlite/`), one file for one process, and PostgreSQL
+ * (`store/postgres/`), one database for any number of processes; no use case knows which.
  *
  * Three ways in, chosen by what the caller needs to be true:
  * - `reads`: one statement on committed data, for a question one read answers.
@@ -10,8 +10,9 @@
  * - `write(fn)`: every read and write of `fn` in one transaction, durable before the promise
  *   settles; a thrown error undoes all of it.
  * and one for the hot path, `signUpFresh`, which an adapter may batch with other sign-ups.
- * Throttle counters are state too (contract §17): `limiter` hands out a `Limiter` per throttle,
- * kept wherever the adapter keeps them, so no use case knows where they live.
+ * Throttle counters are state too (contract §17): `limiter` hands out a `Limiter` per throttle
+ * (its contract in limiter.ts), kept wherever the adapter keeps them, so no use case knows where
+ * they live.
  */
 import type { Plan, Scope } from '@waitlistkit/protocol';
 import type { IdempotencyDecision } from '../domain/idempotency.js';
@@ -38,7 +39,9 @@ import type {
   WebhookEndpoint,
 } from '../domain/records.js';
 import type { WaitlistSettings } from '../domain/settings.js';
-import type { Limit, Rule, Take } from '../domain/throttle.js';
+import type { Rule } from '../domain/throttle.js';
+import type { Limiter } from './limiter.js';
+import type { Reveals } from './reveals.js';
 
 export interface Tenants {
   insert(name: string, plan: Plan, now: number): Promise<Tenant>;
@@ -327,27 +330,6 @@ export interface Outbox {
 export type FreshSignupInput = Omit<SignupInput, 'referralCode'> & { tokens?: readonly TokenUse[] };
 export type FreshSignupResult = SignupResult | { outcome: 'tokens_taken'; taken: string[] };
 
-/** A secret waiting for its one view, as domain/one-time-secret.ts seals it. */
-export interface NewReveal {
-  lookup: string;
-  /** Only the operator who created the secret may see it. */
-  operatorId: string;
-  /** What the secret belongs to (a key's or an endpoint's id). */
-  subjectId: string;
-  sealed: string;
-  expiresAt: number;
-}
-
-export type StoredReveal = Pick<NewReveal, 'subjectId' | 'sealed'>;
-
-/** Secrets shown once, kept in the store so any process behind a load balancer can show them. */
-export interface Reveals {
-  insert(reveal: NewReveal): Promise<void>;
-  /** The operator's entry, removed as it is read; undefined when it is gone, expired or another's. */
-  take(lookup: string, operatorId: string, now: number): Promise<StoredReveal | undefined>;
-  forgetExpired(now: number): Promise<void>;
-}
-
 /** Server-wide values: the token secret, the demo's ids. */
 export interface Meta {
   get(key: string): Promise<string | undefined>;
@@ -370,37 +352,6 @@ export interface Repositories {
   outbox: Outbox;
   reveals: Reveals;
   meta: Meta;
-}
-
-/**
- * The state of one throttle (contract §5): a state `S` per key (a key id, a waitlist and IP, ...),
- * advanced by its `Rule` of `domain/throttle.ts`, which alone does the arithmetic. An adapter only
- * keeps the states: it loads the key's state, applies `rule.take` and stores the result. Every
- * state of the rules is plain JSON (numbers and arrays of numbers), so a database may keep it as
- * JSON; a state read back from JSON gives the rule the same answers.
- *
- * What an adapter must guarantee:
- * - `take` is a read-modify-write of one key, and it is ATOMIC PER KEY: however many requests
- *   (and, with a shared database, however many processes) take the same key at once, each take
- *   sees the state the previous one stored, so a throttle of capacity n admits at most n. The
- *   adapter holds the key (a row lock, `SELECT ... FOR UPDATE`, or an equivalent) from the read
- *   until the write; it need not be atomic across keys.
- * - Takes of different keys, or of different limiters, are independent.
- * - `peek` reads without counting anything and without changing what a later `take` answers.
- * - `sweep` forgets states the rule calls idle (`rule.isIdle` under the limit they were last
- *   taken with); forgetting them changes no answer. A database adapter may instead store, with
- *   each state, when it goes idle, and delete the states past it: `now + take.reset * 1000 + 1`
- *   is never early (the millisecond covers the token bucket's float rounding; domain.test.ts).
- * - An adapter may also forget states sooner (a memory cap) as long as that only ever makes the
- *   throttle more lenient.
- */
-export interface Limiter<S> {
-  /** Counts one request of `key` at `now` (ms), answering whether it passes. */
-  take(key: string, now: number, limit: Limit): Promise<Take<S>>;
-  /** The state kept for `key`, read without counting a request. */
-  peek(key: string): Promise<S | undefined>;
-  /** Forgets the states that are idle at `now`. */
-  sweep(now: number): Promise<void>;
 }
 
 export interface Store {

@@ -17,7 +17,7 @@
  * makes two takes (its address, and the adaptive Proof of Work's counter) beside its own write.
  */
 import type { Limit, Rule, Take } from '../../domain/throttle.js';
-import type { Limiter } from '../store.js';
+import type { Limiter } from '../limiter.js';
 import type { Connection } from './connection.js';
 import type { Database } from './database.js';
 

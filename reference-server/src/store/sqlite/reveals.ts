@@ -1,4 +1,4 @@
-import type { NewReveal, StoredReveal } from '../store.js';
+import type { NewReveal, StoredReveal } from '../reveals.js';
 import type { Connection } from './connection.js';
 
 export async function insertReveal(db: Connection, reveal: NewReveal): Promise<void> {

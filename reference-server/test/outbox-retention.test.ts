@@ -183,6 +183,9 @@ describe('pruning', () => {
         [31 * DAY_MS, 31 * DAY_MS, young?.id],
       );
       await sql(dir.db, 'UPDATE deliveries SET next_at = next_at - ? WHERE id = ?', [29 * DAY_MS, young?.id]);
+      // The pending ones are old too, but due again only tomorrow: the restarted server's worker
+      // must not attempt them (and fail them for good) before the test has looked.
+      await sql(dir.db, "UPDATE deliveries SET next_at = ? WHERE state = 'pending'", [Date.now() + DAY_MS]);
       await sql(dir.db, 'UPDATE delivery_attempts SET at = at - ?', [31 * DAY_MS]);
       await sql(dir.db, 'UPDATE events SET at = at - ?', [31 * DAY_MS]);
       const longAgo = Date.now() - 400 * DAY_MS;

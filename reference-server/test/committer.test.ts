@@ -46,6 +46,30 @@ describe('group jobs', () => {
     expect(await values()).toEqual(expect.arrayContaining(['g1', 'g2', 'g3', 'g4', 'g5']));
   });
 
+  it('closes a group whose batch never began: its inputs are refused, the next input starts a new group', async () => {
+    const upper: GroupJob<string, string> = async (_tx, inputs) => inputs.map((v) => v.toUpperCase());
+    const other = await Connection.open(`${tmp.dir}/committer.db`);
+    try {
+      await db.exec('PRAGMA busy_timeout = 0');
+      // A lone autocommit job holds no lock: while it runs, another connection takes the write
+      // lock, so the batch queued behind it (a group and a job) cannot even begin.
+      const blocker = committer.submit(() => other.exec('BEGIN IMMEDIATE'), {
+        savepoint: false,
+        autocommit: true,
+      });
+      const grouped = committer.joinGroup(upper, 'early');
+      const job = committer.submit(() => insert('never'));
+      await blocker;
+      const refused = await Promise.allSettled([grouped, job]);
+      expect(refused.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+      await other.exec('ROLLBACK');
+      await db.exec('PRAGMA busy_timeout = 10000');
+      expect(await committer.joinGroup(upper, 'late')).toBe('LATE');
+    } finally {
+      await other.close();
+    }
+  }, 10_000);
+
   it('rejects every input of a failing group, and the next group still runs', async () => {
     const failing: GroupJob<string, string> = async (_tx, inputs) => {
       if (inputs.includes('bad')) throw new Error('refused');

@@ -111,6 +111,10 @@ export class Committer {
           for (const [i, w] of group.waiters.entries()) w.resolve(outputs[i] as O);
         },
         (error: unknown) => {
+          // A batch that never began (its BEGIN refused, the file found read-only) fails its jobs
+          // without running them: the group must close here too, or every later input would join
+          // a group that no job will ever run.
+          if (this.groups.get(key) === group) this.groups.delete(key);
           for (const w of group.waiters) w.reject(error);
         },
       );

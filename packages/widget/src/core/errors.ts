@@ -1,8 +1,9 @@
 /**
  * Everything `subscribe()` throws. One base class carries what a caller branches on (`status`,
- * `code`, `retryAfter`); the subclasses name the cases a form treats differently.
+ * `code`, `retryAfter`); the subclasses name the cases a form treats differently, with the
+ * names the client gives the same failures (the protocol's `ErrorName`).
  */
-import type { ErrorCode, Gate } from '@waitlistkit/protocol';
+import { type ErrorCode, ErrorName, type Gate } from '@waitlistkit/protocol';
 
 /** The contract's codes, plus the cases where no contract body arrives. */
 export type WaitlistErrorCode =
@@ -46,13 +47,13 @@ export class GeoRestrictedError extends WaitlistError {}
 export class NotFoundError extends WaitlistError {}
 
 /** 429: too many requests from this address; `retryAfter` says when to try again. */
-export class RateLimitedError extends WaitlistError {}
+export class RateLimitError extends WaitlistError {}
 
 /** 5xx after the retries with backoff. */
-export class ServerError extends WaitlistError {}
+export class InternalServerError extends WaitlistError {}
 
 /** No answer from the server (offline, DNS, server down) after the retries. */
-export class NetworkError extends WaitlistError {}
+export class ConnectionError extends WaitlistError {}
 
 /** The service kept answering 428 for one gate: tokens or nonces were refused too many times. */
 export class TooManyRoundsError extends WaitlistError {
@@ -65,7 +66,7 @@ export class TooManyRoundsError extends WaitlistError {
 }
 
 /** The caller's signal aborted the sign-up; workers and requests were stopped. */
-export class AbortedError extends WaitlistError {
+export class AbortError extends WaitlistError {
   constructor() {
     super('The sign-up was aborted.', 0, 'aborted');
   }
@@ -79,16 +80,16 @@ export class AbortedError extends WaitlistError {
  */
 if (WAITLIST_NODE) {
   const names: [new (...args: never[]) => WaitlistError, string][] = [
-    [WaitlistError, 'WaitlistError'],
-    [InvalidEmailError, 'InvalidEmailError'],
-    [InvalidRequestError, 'InvalidRequestError'],
-    [GeoRestrictedError, 'GeoRestrictedError'],
-    [NotFoundError, 'NotFoundError'],
-    [RateLimitedError, 'RateLimitedError'],
-    [ServerError, 'ServerError'],
-    [NetworkError, 'NetworkError'],
+    [WaitlistError, ErrorName.WaitlistError],
+    [InvalidEmailError, ErrorName.InvalidEmailError],
+    [InvalidRequestError, ErrorName.InvalidRequestError],
+    [GeoRestrictedError, ErrorName.GeoRestrictedError],
+    [NotFoundError, ErrorName.NotFoundError],
+    [RateLimitError, ErrorName.RateLimitError],
+    [InternalServerError, ErrorName.InternalServerError],
+    [ConnectionError, ErrorName.ConnectionError],
     [TooManyRoundsError, 'TooManyRoundsError'],
-    [AbortedError, 'AbortedError'],
+    [AbortError, ErrorName.AbortError],
   ];
   for (const [Class, name] of names) Class.prototype.name = name;
 }

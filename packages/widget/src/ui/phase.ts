@@ -1,17 +1,16 @@
 /**
- * Where a sign-up through the form stands, and what the form shows for it: one value in place
- * of loose flags, so no combination the form cannot be in can be written. Pure: the form
- * component only moves from phase to phase and renders what this module derives.
+ * Where a sign-up through the form stands: one value in place of loose flags, so no state the
+ * form cannot be in can be written. Pure: the form component moves from phase to phase and
+ * renders each; what a phase means (busy or not, which text a failure gets) is read here.
  */
-
 import {
+  ConnectionError,
   GeoRestrictedError,
+  InternalServerError,
   InvalidEmailError,
   InvalidRequestError,
-  NetworkError,
   NotFoundError,
-  RateLimitedError,
-  ServerError,
+  RateLimitError,
   TooManyRoundsError,
   WaitlistError,
 } from '../core/errors.js';
@@ -42,9 +41,9 @@ export function failureText(error: unknown): LocaleKey {
   if (error instanceof InvalidRequestError) return 'invalidRequest';
   if (error instanceof GeoRestrictedError) return 'geoRestricted';
   if (error instanceof NotFoundError) return 'notFound';
-  if (error instanceof RateLimitedError) return 'rateLimited';
-  if (error instanceof ServerError) return 'serverError';
-  if (error instanceof NetworkError) return 'networkError';
+  if (error instanceof RateLimitError) return 'rateLimited';
+  if (error instanceof InternalServerError) return 'serverError';
+  if (error instanceof ConnectionError) return 'networkError';
   if (error instanceof TooManyRoundsError) return 'tooManyRounds';
   return 'error';
 }

@@ -4,12 +4,13 @@
  * 403) or where only the code says what to do (409 and 422: the idempotency codes, of which the
  * in-use one is retried, while a bare 409 from something in between is not). A body that is not
  * the contract's error body still yields the status's class, with `code` undefined, so callers
- * never have to parse anything themselves.
+ * never have to parse anything themselves. The failures the widget meets too are named as the
+ * protocol's `ErrorName` says, so the two packages speak of them alike.
  *
  * No error carries request or response bodies: list answers hold subscribers' addresses, and
  * errors end up in logs.
  */
-import type { ApiKeyProblem, ErrorCode } from '@waitlistkit/protocol';
+import { type ApiKeyProblem, type ErrorCode, ErrorName } from '@waitlistkit/protocol';
 import { type RateLimit, readRateLimit } from './rate-limit.js';
 import { readRequestId } from './request-id.js';
 
@@ -19,7 +20,7 @@ export interface WaitlistErrorOptions extends ErrorOptions {
 
 /** Root of every error the client throws, so one `instanceof` catches them all. */
 export class WaitlistError extends Error {
-  override name = 'WaitlistError';
+  override name: string = ErrorName.WaitlistError;
   /**
    * The `Request-Id` of the answer that caused the error, to quote when asking the service's
    * operators (it is in their log line for the request). `undefined` when there was no answer
@@ -79,7 +80,7 @@ type CodedInit = Omit<ApiErrorInit, 'code'>;
 
 /** 400: the request was malformed (`invalid_request`). A programming error; not retried. */
 export class InvalidRequestError extends WaitlistApiError {
-  override name = 'InvalidRequestError';
+  override name: string = ErrorName.InvalidRequestError;
 }
 
 /**
@@ -87,7 +88,7 @@ export class InvalidRequestError extends WaitlistApiError {
  * has no MX. Usually worth showing to the person who typed it.
  */
 export class InvalidEmailError extends InvalidRequestError {
-  override name = 'InvalidEmailError';
+  override name: string = ErrorName.InvalidEmailError;
   declare readonly code: 'invalid_email';
 
   constructor(init: CodedInit) {
@@ -127,7 +128,7 @@ export class InsufficientScopeError extends PermissionError {
 
 /** 403 `geo_restricted`: the waitlist's geo rules refuse the sign-up's country. */
 export class GeoRestrictedError extends PermissionError {
-  override name = 'GeoRestrictedError';
+  override name: string = ErrorName.GeoRestrictedError;
   declare readonly code: 'geo_restricted';
 
   constructor(init: CodedInit) {
@@ -137,7 +138,7 @@ export class GeoRestrictedError extends PermissionError {
 
 /** 404: the waitlist does not exist, is archived, or belongs to another tenant. */
 export class NotFoundError extends WaitlistApiError {
-  override name = 'NotFoundError';
+  override name: string = ErrorName.NotFoundError;
 }
 
 /** 409: the request conflicts with another. The subclass tells which conflict. */
@@ -191,17 +192,17 @@ export class IdempotencyKeyReusedError extends UnprocessableEntityError {
 
 /** 429: a throttle refused the request. Thrown once retries are used up or `retryAfter` is over the cap. */
 export class RateLimitError extends WaitlistApiError {
-  override name = 'RateLimitError';
+  override name: string = ErrorName.RateLimitError;
 }
 
 /** 5xx: the service failed. Thrown once retries are used up. */
 export class InternalServerError extends WaitlistApiError {
-  override name = 'InternalServerError';
+  override name: string = ErrorName.InternalServerError;
 }
 
 /** No answer: DNS, refused or reset connection, TLS failure. Thrown once retries are used up. */
 export class ConnectionError extends WaitlistError {
-  override name = 'ConnectionError';
+  override name: string = ErrorName.ConnectionError;
 }
 
 /** An attempt took longer than `timeout`. Thrown once retries are used up. */
@@ -211,7 +212,7 @@ export class TimeoutError extends ConnectionError {
 
 /** The caller's `signal` aborted the call; `cause` is the signal's reason. Never retried. */
 export class AbortError extends WaitlistError {
-  override name = 'AbortError';
+  override name: string = ErrorName.AbortError;
 }
 
 export interface ResponseValidationInit {

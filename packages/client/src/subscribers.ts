@@ -19,10 +19,14 @@ import {
 } from '@waitlistkit/protocol';
 import * as z from 'zod/mini';
 import { checkArguments, type Signature } from './arguments.js';
+import { withInfo } from './result.js';
 import type { Transport } from './transport.js';
 import type { PostRequestOptions, PostResponseInfo, RequestOptions, ResponseInfo } from './types.js';
 
-/** A wire object with what the client read from its answer's headers beside it. */
+/**
+ * A wire object with what the client read from its answer's headers beside it; `JSON.stringify`
+ * writes the wire object alone (result.ts).
+ */
 export type WithResponseInfo<T> = T & ResponseInfo;
 /** @deprecated Results carry `requestId` too now; use `WithResponseInfo`. */
 export type WithRateLimit<T> = WithResponseInfo<T>;
@@ -127,7 +131,7 @@ export class Subscribers {
       { method: 'get', path, searchParams, schema: ListPageSchema, label: 'ListPage' },
       options,
     );
-    return { ...data, rateLimit, requestId };
+    return withInfo(data, { rateLimit, requestId });
   }
 
   /**
@@ -160,7 +164,7 @@ export class Subscribers {
       { method: 'get', path, schema: SubscriberSchema, label: 'Subscriber' },
       options,
     );
-    return { ...data, rateLimit, requestId };
+    return withInfo(data, { rateLimit, requestId });
   }
 
   /**
@@ -180,7 +184,7 @@ export class Subscribers {
       { method: 'post', path, json: body.data, schema: AcceptedSignupSchema, label: 'AcceptedSignup' },
       options,
     );
-    return { ...data, rateLimit, requestId, idempotentReplayed };
+    return withInfo(data, { rateLimit, requestId, idempotentReplayed });
   }
 
   /**
@@ -196,7 +200,7 @@ export class Subscribers {
       { method: 'post', path, json, schema: AdmissionsResultSchema, label: 'Admissions' },
       options,
     );
-    return { ...data, rateLimit, requestId, idempotentReplayed };
+    return withInfo(data, { rateLimit, requestId, idempotentReplayed });
   }
 
   /**

@@ -68,7 +68,8 @@ export interface CallWithBody<S extends z.ZodMiniType> extends Call {
 /**
  * What the client reads from the headers of every answer. The names are camelCase where the wire
  * is snake_case, so what the client adds can never be mistaken for (or collide with) a field the
- * service sent.
+ * service sent. Readable on a result beside the body's fields, but left out of its JSON
+ * (result.ts).
  */
 export interface ResponseInfo {
   /** The answer's rate-limit headers. */

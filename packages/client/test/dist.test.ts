@@ -49,9 +49,11 @@ results.hookSignature = await caught(() => mod.webhooks.verify(hookBody + ' ', h
 results.hookPayload = await caught(() =>
   mod.webhooks.unwrap('{}', mod.webhooks.sign({ timestamp: 1614265330, body: '{}' }, secret), secret, { now: new Date(1614265330000) }));
 
+// The page as a plain copy: its own JSON is the body alone, and this one carries its headers too.
 console.log(JSON.stringify({
   resolved,
-  page,
+  page: { ...page },
+  pageJson: JSON.stringify(page),
   hook,
   errors: Object.fromEntries(Object.entries(results).map(([key, error]) => [key, { name: error.name, code: error.code, reason: error.reason, requestId: error.requestId, instanceOf: instanceOf(error) }])),
 }));
@@ -74,6 +76,7 @@ const scripts = {
 interface ProbeOutput {
   resolved: string;
   page: unknown;
+  pageJson: string;
   hook: { headers: Record<string, string>; event: unknown; shared: boolean };
   errors: Record<
     string,
@@ -118,6 +121,10 @@ describe.each([
       rateLimit: {},
       requestId: 'req_dist0123456789abcd',
     });
+  });
+
+  it("writes a result's JSON as the body alone", () => {
+    expect(JSON.parse(output.pageJson)).toStrictEqual({ items: [], total: 0, page: 1, limit: 25 });
   });
 
   it('throws errors that are instances of their classes and of no others', () => {

@@ -11,18 +11,19 @@ export type {
 } from '@waitlistkit/protocol';
 export type { Clock } from './core/clock.js';
 export {
-  AbortedError,
+  AbortError,
+  ConnectionError,
   GeoRestrictedError,
+  InternalServerError,
   InvalidEmailError,
   InvalidRequestError,
-  NetworkError,
   NotFoundError,
-  RateLimitedError,
-  ServerError,
+  RateLimitError,
   TooManyRoundsError,
   WaitlistError,
   type WaitlistErrorCode,
 } from './core/errors.js';
+export { AbortedError, NetworkError, RateLimitedError, ServerError } from './core/renamed.js';
 export {
   type PreparedGates,
   type PrepareOptions,

@@ -15,12 +15,10 @@ import {
   GeoRestrictedError,
   InvalidEmailError,
   InvalidRequestError,
-  NetworkError,
-  RateLimitedError,
-  ServerError,
   TooManyRoundsError,
   WaitlistError,
 } from '../src/core/errors.js';
+import { NetworkError, RateLimitedError, ServerError } from '../src/core/renamed.js';
 
 const problem = (code: string) => ({ error: { code, message: `${code}!` } });
 const accepted = {

@@ -8,13 +8,17 @@ import * as source from '../src/index.js';
 
 type Entry = typeof source;
 const PUBLIC = [
+  'AbortError',
   'AbortedError',
+  'ConnectionError',
   'DEFAULT_TAG',
   'GeoRestrictedError',
+  'InternalServerError',
   'InvalidEmailError',
   'InvalidRequestError',
   'NetworkError',
   'NotFoundError',
+  'RateLimitError',
   'RateLimitedError',
   'ServerError',
   'TooManyRoundsError',

@@ -3,7 +3,7 @@ import { createContext, runInContext } from 'node:vm';
 import vectors from '@waitlistkit/protocol/vectors/pow.json';
 import { createSHA256 } from 'hash-wasm';
 import { describe, expect, it, vi } from 'vitest';
-import { AbortedError } from '../src/core/errors.js';
+import { AbortedError } from '../src/core/renamed.js';
 import { connect, pickHasher, searcher } from '../src/solver/engine.js';
 import { jsHasher, wasmHasher } from '../src/solver/hasher.js';
 import type { Report } from '../src/solver/messages.js';

@@ -3,17 +3,14 @@ import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  AbortedError,
   GeoRestrictedError,
   InvalidEmailError,
   InvalidRequestError,
-  NetworkError,
   NotFoundError,
-  RateLimitedError,
-  ServerError,
   TooManyRoundsError,
   WaitlistError,
 } from '../src/core/errors.js';
+import { AbortedError, NetworkError, RateLimitedError, ServerError } from '../src/core/renamed.js';
 import { type Progress, prepareGates, type SubscribeOptions, subscribe } from '../src/core/subscribe.js';
 import {
   BASE_URL,

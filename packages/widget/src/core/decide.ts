@@ -4,12 +4,12 @@
  */
 import { type AcceptedSignup, type PublicSubscribeBody, TOKEN_TTL_MS } from '@waitlistkit/protocol';
 import {
+  ConnectionError,
   GeoRestrictedError,
+  InternalServerError,
   InvalidEmailError,
   InvalidRequestError,
-  NetworkError,
-  RateLimitedError,
-  ServerError,
+  RateLimitError,
   TooManyRoundsError,
   WaitlistError,
   type WaitlistErrorCode,
@@ -104,9 +104,9 @@ export function decide(
         : code === 'geo_restricted'
           ? GeoRestrictedError
           : status === 429
-            ? RateLimitedError
+            ? RateLimitError
             : status > 499
-              ? ServerError
+              ? InternalServerError
               : WaitlistError;
   const error = new Kind(
     problem?.message ?? `The waitlist service answered ${status} without the expected body.`,
@@ -126,7 +126,7 @@ export const decideNetworkFailure = (
   retryOr(
     loop,
     limits,
-    new NetworkError('The waitlist service could not be reached.', 0, 'network_error'),
+    new ConnectionError('The waitlist service could not be reached.', 0, 'network_error'),
     random,
   );
 

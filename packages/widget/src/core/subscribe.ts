@@ -17,7 +17,7 @@ import {
   usable,
 } from './decide.js';
 import { notFoundMessage, pageOrigin, serverAnswers } from './diagnose.js';
-import { AbortedError, InvalidEmailError, NotFoundError } from './errors.js';
+import { AbortError, InvalidEmailError, NotFoundError } from './errors.js';
 import { parseBaseUrl } from './url.js';
 
 export type Progress =
@@ -173,7 +173,7 @@ export async function subscribe(options: SubscribeOptions): Promise<Subscribed> 
   const loop = newLoopState();
   const notFound = () => new NotFoundError(notFoundMessage(waitlistId, baseUrl, origin), 404, 'not_found');
   const aborted = () => {
-    if (signal?.aborted) throw new AbortedError();
+    if (signal?.aborted) throw new AbortError();
   };
   const prepared = usable(await options.prepared, clock.now());
   let challengeToken = prepared?.challenge_token;

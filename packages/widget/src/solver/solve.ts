@@ -4,7 +4,7 @@
  * and finish their smaller candidates, so the answer is always the smallest solution, exactly
  * what one engine counting up from 0 would find, whatever the number of workers.
  */
-import { AbortedError } from '../core/errors.js';
+import { AbortError } from '../core/errors.js';
 import type { Job, Report } from './messages.js';
 import { defaultThreads, type EnginePort, mainThreadSpawn, type Spawn, workerSpawn } from './spawn.js';
 
@@ -57,7 +57,7 @@ function run(
 ): Promise<number> {
   const { signal, onProgress } = options;
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError());
+    if (signal?.aborted) return reject(new AbortError());
     const ports: EnginePort[] = [];
     const done: number[] = new Array(engines).fill(0);
     const finished: boolean[] = new Array(engines).fill(false);
@@ -79,7 +79,7 @@ function run(
       outcome();
     };
     const fail = (error: unknown) => settle(() => reject(onThread ? error : new WorkersFailed()));
-    const abort = () => settle(() => reject(new AbortedError()));
+    const abort = () => settle(() => reject(new AbortError()));
     const watchdog = setTimeout(
       () => heard || fail(new Error('The solver did not start.')),
       STARTUP_TIMEOUT_MS,
@@ -142,7 +142,7 @@ function run(
 /**
  * The smallest `solution` ≥ 0 such that SHA-256(`nonce:solution`) begins with `difficulty`
  * zero bits. Runs in workers when the runtime has them, else (or when they fail, e.g. a CSP
- * forbidding blob: workers) on the calling thread in slices. Rejects with `AbortedError` when
+ * forbidding blob: workers) on the calling thread in slices. Rejects with `AbortError` when
  * `signal` aborts; the workers are terminated either way.
  */
 export async function solvePow(

@@ -3,13 +3,13 @@
  * script tag). It renders into the widget's shadow root and reports to the page through DOM
  * events on the host element.
  */
-import type { AcceptedSignup } from '@waitlistkit/protocol';
 import { Component, createRef, Fragment, h } from 'preact';
 import { STALE_MS } from '../core/decide.js';
 import { WaitlistError } from '../core/errors.js';
 import { type PreparedGates, type Progress, prepareGates, subscribe } from '../core/subscribe.js';
 import { format, type LocaleKey } from './locale.js';
 import type { WidgetConfig } from './options.js';
+import { atField, blocked, busy, failureText, IDLE, type Phase, SUBMITTING } from './phase.js';
 import { readReferral, safeLink, shareLink } from './referral.js';
 
 export interface FormProps {
@@ -20,45 +20,13 @@ export interface FormProps {
   controls: { reset?: () => void };
 }
 
+/** Replaced whole on every move: preact merges `setState`, which would mix two phases' fields. */
 interface FormState {
-  busy: boolean;
-  signup?: AcceptedSignup;
-  /** The page address with `?ref=CODE`; empty when referrals are off. */
-  link: string;
-  /** The live region's text. */
-  status: string;
-  bad: boolean;
-  /** A 400's message, shown at the field. */
-  fieldError: string;
-  /** Seconds until a rate-limited visitor may try again. */
-  wait: number;
-  copied: boolean;
+  phase: Phase;
 }
 
-const idle: FormState = {
-  busy: false,
-  signup: undefined,
-  link: '',
-  status: '',
-  bad: false,
-  fieldError: '',
-  wait: 0,
-  copied: false,
-};
-
-/** Error classes' names to texts (names survive minification; classes are named explicitly). */
-const MESSAGES: Record<string, LocaleKey> = {
-  InvalidEmailError: 'invalidEmail',
-  InvalidRequestError: 'invalidRequest',
-  GeoRestrictedError: 'geoRestricted',
-  NotFoundError: 'notFound',
-  ServerError: 'serverError',
-  NetworkError: 'networkError',
-  TooManyRoundsError: 'tooManyRounds',
-};
-
 export class Form extends Component<FormProps, FormState> {
-  override state = idle;
+  override state: FormState = { phase: IDLE };
   #controller?: AbortController;
   /** The gates passed while the visitor types; one per sign-up, aborted with the form. */
   #prepared?: Promise<PreparedGates | undefined>;
@@ -86,12 +54,16 @@ export class Form extends Component<FormProps, FormState> {
     return format(this.props.config.locale[key], values);
   }
 
+  #show(phase: Phase): void {
+    this.setState({ phase });
+  }
+
   /** Abort the sign-up in flight (its workers stop), stop timers, show an empty form. */
   reset = (): void => {
     this.#stop();
     this.#prepared = this.#since = undefined;
     this.#gate = '';
-    this.setState(idle);
+    this.#show(IDLE);
     if (this.#input.current) this.#input.current.value = '';
   };
 
@@ -133,11 +105,9 @@ export class Form extends Component<FormProps, FormState> {
           ? progress.hashes / progress.expected
           : 1 - progress.remainingMs / Math.max(1, progress.minAgeMs);
       // Tens only: a live region announces every change.
-      this.setState({
-        status: this.#text('verifying', { percent: Math.min(90, Math.floor(part * 10) * 10) }),
-      });
+      this.#show({ is: 'verifying', percent: Math.min(90, Math.floor(part * 10) * 10) });
     } else if (progress.phase !== 'done') {
-      this.setState({ status: this.#text('checking') });
+      this.#show(SUBMITTING);
     }
   };
 
@@ -157,19 +127,19 @@ export class Form extends Component<FormProps, FormState> {
         ...this.props.config,
         signal: this.#controller.signal,
         // Shown only once the visitor has clicked and waits for them; silent while they type.
-        onProgress: (progress) => this.state.busy && this.#progress(progress),
+        onProgress: (progress) => busy(this.state.phase) && this.#progress(progress),
       });
     }
   };
 
   #submit = async (event: Event): Promise<void> => {
     event.preventDefault();
-    if (this.state.busy || this.state.wait) return;
+    if (blocked(this.state.phase)) return;
     const { config } = this.props;
     this.#controller ??= new AbortController();
     const { signal } = this.#controller;
     this.#gate = '';
-    this.setState({ busy: true, bad: false, fieldError: '', status: this.#text('checking') });
+    this.#show(SUBMITTING);
     try {
       const signup = await subscribe({
         baseUrl: config.baseUrl,
@@ -187,12 +157,7 @@ export class Form extends Component<FormProps, FormState> {
       const link = signup.referral_code
         ? shareLink(location.href, config.refParam, signup.referral_code)
         : '';
-      this.setState({
-        busy: false,
-        signup,
-        link,
-        status: this.#text(signup.confirmEmail ? 'confirm' : 'success'),
-      });
+      this.#show({ is: 'done', signup, link });
       this.#emit('success', {
         confirmEmail: signup.confirmEmail,
         referralCode: signup.referral_code,
@@ -217,70 +182,67 @@ export class Form extends Component<FormProps, FormState> {
     if (!known || error.code === 'not_found' || error.code === 'unexpected_response') {
       console.error(known ? `Waitlist widget: ${error.message}` : error);
     }
-    const key = known ? MESSAGES[error.name] : undefined;
-    if (known && error.status === 400) {
-      this.setState({ busy: false, status: '', fieldError: this.#text(key ?? 'invalidRequest') });
-      this.#input.current?.focus();
-    } else if (known && error.retryAfter) {
-      this.#countdown(error.retryAfter);
-    } else {
-      this.setState({ busy: false, bad: true, status: this.#text(key ?? 'error') });
+    let seconds = known ? error.retryAfter : undefined;
+    this.#show({ is: 'failed', error, seconds });
+    if (atField(error)) this.#input.current?.focus();
+    if (seconds) {
+      // Counted down to 0, the form is as new.
+      clearInterval(this.#timer);
+      this.#timer = setInterval(() => {
+        if (!--(seconds as number)) clearInterval(this.#timer);
+        this.#show(seconds ? { is: 'failed', error, seconds } : IDLE);
+      }, 1000);
     }
   }
 
-  #countdown(seconds: number): void {
-    const show = (wait: number) =>
-      this.setState({
-        busy: false,
-        bad: true,
-        wait,
-        status: wait ? this.#text('rateLimited', { seconds: wait }) : '',
-      });
-    show(seconds);
-    clearInterval(this.#timer);
-    this.#timer = setInterval(() => {
-      const wait = this.state.wait - 1;
-      if (wait <= 0) clearInterval(this.#timer);
-      show(Math.max(0, wait));
-    }, 1000);
-  }
-
-  #copy = (link: string): void => {
+  #copy = (done: Phase & { is: 'done' }): void => {
     const select = () => this.#find<HTMLInputElement>('#s')?.select();
-    (navigator.clipboard?.writeText(link) ?? Promise.reject()).then(
-      () => this.setState({ copied: true }),
+    (navigator.clipboard?.writeText(done.link) ?? Promise.reject()).then(
+      () => this.#show({ ...done, copied: true }),
       select,
     );
   };
 
   override componentDidUpdate(_: FormProps, previous: FormState): void {
     // The submit button disappears with the form: keyboard focus moves to what replaced it.
-    if (this.state.signup && !previous.signup) this.#find('#s,[tabindex]')?.focus();
+    if (this.state.phase.is === 'done' && previous.phase.is !== 'done') this.#find('#s,[tabindex]')?.focus();
   }
 
   #find<T extends HTMLElement>(selector: string): T | null | undefined {
     return this.#root.current?.querySelector<T>(selector);
   }
 
-  override render(
-    { config }: FormProps,
-    { busy, signup, link, status, bad, fieldError, wait, copied }: FormState,
-  ) {
+  override render({ config }: FormProps, { phase }: FormState) {
     const t = config.locale;
-    const statusUrl = signup && safeLink(signup.status_url);
+    const done = phase.is === 'done' && phase;
+    const failed = phase.is === 'failed' && phase;
+    const fieldError = failed && atField(failed.error) ? t[failureText(failed.error)] : '';
+    // The live region's text.
+    const status = done
+      ? t[done.signup.confirmEmail ? 'confirm' : 'success']
+      : failed
+        ? fieldError
+          ? ''
+          : this.#text(failureText(failed.error), { seconds: failed.seconds ?? 0 })
+        : phase.is === 'verifying'
+          ? this.#text('verifying', { percent: phase.percent })
+          : phase.is === 'submitting'
+            ? t.checking
+            : '';
+    const statusUrl = done && safeLink(done.signup.status_url);
     return (
       <div class={`w ${config.theme}`} ref={this.#root}>
-        {signup ? (
+        {done ? (
           <div part="share">
-            {link && (
+            {done.link && (
               <>
                 <label for="s" part="label">
                   {t.share}
                 </label>
                 <div class="row">
-                  <input id="s" part="input" readOnly value={link} />
-                  <button type="button" part="button" onClick={() => this.#copy(link)}>
-                    {copied ? t.copied : t.copy}
+                  <input id="s" part="input" readOnly value={done.link} />
+                  <button type="button" part="button" onClick={() => this.#copy(done)}>
+                    {done.copied ? t.copied : t.copy}
                   </button>
                 </div>
               </>
@@ -294,7 +256,7 @@ export class Form extends Component<FormProps, FormState> {
             )}
           </div>
         ) : (
-          <form part="form" noValidate onSubmit={this.#submit} aria-busy={busy}>
+          <form part="form" noValidate onSubmit={this.#submit} aria-busy={busy(phase)}>
             <label for="e" part="label">
               {t.label}
             </label>
@@ -313,7 +275,7 @@ export class Form extends Component<FormProps, FormState> {
                 aria-invalid={fieldError ? 'true' : undefined}
                 aria-describedby={fieldError ? 'f' : undefined}
               />
-              <button type="submit" part="button" disabled={busy || wait > 0}>
+              <button type="submit" part="button" disabled={blocked(phase)}>
                 {t.button}
               </button>
             </div>
@@ -326,8 +288,8 @@ export class Form extends Component<FormProps, FormState> {
           part="status"
           role="status"
           aria-live="polite"
-          class={bad ? 'bad' : signup ? 'good' : undefined}
-          tabIndex={signup && !link ? -1 : undefined}
+          class={done ? 'good' : failed && !fieldError ? 'bad' : undefined}
+          tabIndex={done && !done.link ? -1 : undefined}
         >
           {status}
         </p>

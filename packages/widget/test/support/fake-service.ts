@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { type PublicSubscribeBody, verifyPow } from '@waitlistkit/protocol';
 import { HttpResponse, http } from 'msw';
-import { AbortedError } from '../../src/core/errors.js';
+import { AbortError } from '../../src/core/errors.js';
 
 export const BASE_URL = 'https://api.waitlist.test';
 export const WAITLIST_ID = 'wl_0123456789abcdef';
@@ -149,7 +149,7 @@ export function fakeClock(start = 1_000_000) {
     },
     now: () => time,
     sleep: async (ms: number, signal?: AbortSignal) => {
-      if (signal?.aborted) throw new AbortedError();
+      if (signal?.aborted) throw new AbortError();
       sleeps.push(ms);
       time += ms;
     },

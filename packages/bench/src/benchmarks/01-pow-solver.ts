@@ -23,7 +23,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { Benchmark } from '../lib/bench.js';
 import { NONCE, widgetRate } from '../lib/pow-rate.js';
-import { fmtInt, fmtMhs, fmtRatio, median, metCell } from '../lib/stats.js';
+import { fmtInt, fmtMhs, fmtRatio, median, medianRatio, metCell } from '../lib/stats.js';
 import type { Row } from '../lib/table.js';
 
 function nodeCryptoRate(ms: number): number {
@@ -165,7 +165,7 @@ export default {
     }
     const m = (key: Rate) => median(runs[key]);
     // Ratios per round, then the median: the rounds share the machine's state of the moment.
-    const perRound = (a: Rate, b: Rate) => median(runs[a].map((x, i) => x / (runs[b][i] ?? Number.NaN)));
+    const perRound = (a: Rate, b: Rate) => medianRatio(runs[a], runs[b]);
     const toOpenssl = perRound('one', 'block');
     const scaling = perRound('all', 'one');
     const GOAL = 0.6;

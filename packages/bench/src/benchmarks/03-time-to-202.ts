@@ -9,39 +9,12 @@
  */
 import { join } from 'node:path';
 import { cli, launchBrowser, seedTenant } from '@waitlistkit/testkit';
-import type { BrowserContext } from 'playwright-core';
 import type { Benchmark } from '../lib/bench.js';
+import { signUp } from '../lib/page-sign-up.js';
 import { landing, pageServer } from '../lib/pages.js';
 import { startBenchServer } from '../lib/servers.js';
 import { fmtMs, fmtRatio, median, metCell } from '../lib/stats.js';
 import type { Row } from '../lib/table.js';
-
-/** One sign-up: milliseconds from the click (seen by the page) to `waitlist:success`. */
-async function timeToSuccess(context: BrowserContext, url: string, email: string): Promise<number> {
-  const page = await context.newPage();
-  try {
-    await page.goto(url);
-    await page.evaluate(() => {
-      document.addEventListener('click', () => (window.clickedAt ??= performance.now()), true);
-      document.addEventListener('waitlist:success', () => {
-        window.took = performance.now() - (window.clickedAt ?? Number.NaN);
-      });
-      document.addEventListener('waitlist:error', (e) => {
-        window.failed = (e as CustomEvent<{ message: string }>).detail.message;
-      });
-    });
-    await page.locator('waitlist-form >> input[type=email]').fill(email);
-    await page.locator('waitlist-form >> button[type=submit]').click();
-    await page.waitForFunction(() => window.took !== undefined || window.failed !== undefined, null, {
-      timeout: 60_000,
-    });
-    const { took, failed } = await page.evaluate(() => ({ took: window.took, failed: window.failed }));
-    if (failed || took === undefined) throw new Error(`sign-up failed: ${failed}`);
-    return took;
-  } finally {
-    await page.close();
-  }
-}
 
 export default {
   id: '3',
@@ -92,7 +65,7 @@ export default {
         return n;
       })();
       // Warm-up: the script file cached, the server's statements prepared.
-      await timeToSuccess(context, `${site.origin}/plain`, 'warmup@bench.example');
+      await signUp(context, `${site.origin}/plain`, 'warmup@bench.example');
       // Per page: 'plain', then each difficulty's.
       const times = new Map<string, number[]>([
         ['plain', []],
@@ -100,7 +73,7 @@ export default {
       ]);
       for (let r = 0; r < runs; r++) {
         for (const [page, list] of times) {
-          list.push(await timeToSuccess(context, `${site.origin}/${page}`, `${page}.${r}@bench.example`));
+          list.push((await signUp(context, `${site.origin}/${page}`, `${page}.${r}@bench.example`)).took);
         }
       }
       const of = (page: string) => times.get(page) ?? [];

@@ -24,7 +24,7 @@ import {
 } from '../lib/scenarios.js';
 import { startHello } from '../lib/servers.js';
 import { type SignupTimings, timeSignupTransactions } from '../lib/signup-probe.js';
-import { fmtInt, fmtMs, fmtRatio, fmtUs, median, metCell, percentile } from '../lib/stats.js';
+import { fmtInt, fmtMs, fmtRatio, fmtUs, median, medianRatio, metCell, percentile } from '../lib/stats.js';
 import type { Section } from '../lib/table.js';
 import { checkWrkRun as check, load, type WrkRun, wrkScript } from '../lib/wrk.js';
 
@@ -168,7 +168,10 @@ export default {
 
       const rps = (id: RowId) => median(runsOf(id).map((r) => r.rps));
       const ratioTo = (id: RowId, base: RowId) =>
-        median(runsOf(id).map((r, i) => r.rps / (runsOf(base)[i]?.rps ?? Number.NaN)));
+        medianRatio(
+          runsOf(id).map((r) => r.rps),
+          runsOf(base).map((r) => r.rps),
+        );
       const rows = shown.map((s) => {
         const ratio = ratioTo(s.id, 'express');
         const goal = s.id === '4a' ? `≥ ${GOAL_RATIO}×` : '';

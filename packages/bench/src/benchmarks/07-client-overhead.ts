@@ -14,7 +14,7 @@ import type { Benchmark } from '../lib/bench.js';
 import { HUGE_LIMIT, SUBSCRIBE_PATH } from '../lib/scenarios.js';
 import { countSubscribers, seedSubscribers } from '../lib/seed.js';
 import { startBenchServer } from '../lib/servers.js';
-import { fmtMs, fmtRatio, median } from '../lib/stats.js';
+import { fmtMs, fmtRatio, median, medianRatio } from '../lib/stats.js';
 import type { Row } from '../lib/table.js';
 
 /** One call each way: the client's, and a bare fetch of the same request. */
@@ -74,7 +74,7 @@ export default {
       const before = countSubscribers(db, tenant.waitlistId);
       const rows: Row[] = [];
       for (const [op, variants] of Object.entries(ops)) {
-        const perRound = { client: [] as number[], fetch: [] as number[], ratio: [] as number[] };
+        const perRound = { client: [] as number[], fetch: [] as number[] };
         for (let r = -1; r < rounds; r++) {
           const times = { client: [] as number[], fetch: [] as number[] };
           for (let i = 0; i < (r < 0 ? 3 : calls); i++) {
@@ -89,7 +89,6 @@ export default {
           if (r < 0) continue; // warm-up round
           perRound.client.push(median(times.client));
           perRound.fetch.push(median(times.fetch));
-          perRound.ratio.push(median(times.client) / median(times.fetch));
         }
         const c = median(perRound.client);
         const f = median(perRound.fetch);
@@ -97,7 +96,7 @@ export default {
           name: `subscribers.${op}${op === 'list' ? ' (page 1 of 25)' : ' (fresh email)'}`,
           value: fmtMs(c),
           baseline: fmtMs(f),
-          ratio: fmtRatio(median(perRound.ratio)),
+          ratio: fmtRatio(medianRatio(perRound.client, perRound.fetch)),
           extra: fmtMs(c - f),
         });
       }

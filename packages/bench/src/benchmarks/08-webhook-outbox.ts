@@ -37,7 +37,7 @@ import { httpClient } from '../lib/http.js';
 import { ORIGIN, type Scenario, SUBSCRIBE_PATH, startScenario } from '../lib/scenarios.js';
 import type { BenchServer } from '../lib/servers.js';
 import { type Drive, stalledLookups } from '../lib/stalled-lookups.js';
-import { fmtInt, fmtMs, fmtRatio, fmtUs, median, metCell, percentile } from '../lib/stats.js';
+import { fmtInt, fmtMs, fmtRatio, fmtUs, median, medianRatio, metCell, percentile } from '../lib/stats.js';
 import { nowMs, type Receiver, startReceiver } from '../lib/webhook-receiver.js';
 import { checkWrkRun, load, type WrkRun } from '../lib/wrk.js';
 
@@ -324,7 +324,10 @@ export default {
 
       const rps = (kind: Kind) => median(runs[kind].map((r) => r.rps));
       const ratioOf = (kind: Kind) =>
-        median(runs[kind].map((r, i) => r.rps / (runs.plain[i]?.rps ?? Number.NaN)));
+        medianRatio(
+          runs[kind].map((r) => r.rps),
+          runs.plain.map((r) => r.rps),
+        );
       const throughputRow = (kind: Kind) => {
         const goal = kind === 'hooked' ? `≥ ${GOAL_RATIO}×` : '';
         return {

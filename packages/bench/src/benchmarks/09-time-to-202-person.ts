@@ -14,20 +14,14 @@
  * answer holds the defaults.
  */
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  CHALLENGE_DEFAULT_MIN_AGE_MS,
-  type GatesResponse,
-  POW_DEFAULT_DIFFICULTY,
-} from '@waitlistkit/protocol';
+import { CHALLENGE_DEFAULT_MIN_AGE_MS, POW_DEFAULT_DIFFICULTY } from '@waitlistkit/protocol';
 import { cli, launchBrowser, seedTenant } from '@waitlistkit/testkit';
-import { en } from '@waitlistkit/widget';
-import type { BrowserContext } from 'playwright-core';
 import type { Benchmark } from '../lib/bench.js';
+import { type SignUp, signUp } from '../lib/page-sign-up.js';
 import { landing, pageServer } from '../lib/pages.js';
 import { rng } from '../lib/seed.js';
 import { startBenchServer } from '../lib/servers.js';
-import { fmtInt, fmtMs, fmtRatio, median, metCell } from '../lib/stats.js';
+import { fmtInt, fmtMs, fmtRatio, median, medianRatio, metCell } from '../lib/stats.js';
 import type { Row } from '../lib/table.js';
 
 /** How long the person takes to type the address, from focus to the last keystroke. */
@@ -47,93 +41,6 @@ function keySchedule(n: number, ms: number, seed: number): number[] {
     at += (gap * ms) / total;
     return at;
   });
-}
-
-/**
- * One sign-up in a fresh tab. With `seed`, the person focuses the field and types the address
- * over TYPING_MS; without, the field is filled at once (focus and value together). Returns the
- * milliseconds from the click on submit to `waitlist:success`, the typing time, the statuses of
- * the POSTs to …/subscribers and the answers of the POSTs to …/gates.
- */
-interface SignUp {
-  took: number;
-  typed: number;
-  /** The POSTs to …/subscribers: each one's status and round trip. */
-  posts: { status: number | undefined; ms: number }[];
-  /** The answers of the POSTs to …/gates. */
-  gates: (GatesResponse | undefined)[];
-}
-
-async function signUp(context: BrowserContext, url: string, email: string, seed?: number): Promise<SignUp> {
-  const page = await context.newPage();
-  const subscribes: Promise<SignUp['posts'][number]>[] = [];
-  const gates: Promise<GatesResponse | undefined>[] = [];
-  page.on('request', (request) => {
-    if (request.method() !== 'POST') return;
-    const path = new URL(request.url()).pathname;
-    if (path.endsWith('/subscribers')) {
-      subscribes.push(
-        request.response().then(async (response) => {
-          await response?.finished();
-          // Request sent to response received in full: the server's part, plus loopback.
-          const { requestStart, responseEnd } = request.timing();
-          return { status: response?.status(), ms: responseEnd - requestStart };
-        }),
-      );
-    } else if (path.endsWith('/gates'))
-      gates.push(request.response().then((r) => r?.json() as Promise<GatesResponse | undefined>));
-  });
-  try {
-    await page.goto(url);
-    await page.evaluate(() => {
-      // Only the click on the submit button starts the clock (the shadow root is open).
-      document.addEventListener(
-        'click',
-        (event) => {
-          const target = event.composedPath()[0];
-          if (target instanceof Element && target.closest('button[type=submit]'))
-            window.clickedAt ??= performance.now();
-        },
-        true,
-      );
-      document.addEventListener('waitlist:success', () => {
-        window.took = performance.now() - (window.clickedAt ?? Number.NaN);
-      });
-      document.addEventListener('waitlist:error', (e) => {
-        window.failed = (e as CustomEvent<{ message: string }>).detail.message;
-      });
-    });
-    const field = page.locator('waitlist-form >> input[type=email]');
-    let typed = 0;
-    if (seed === undefined) {
-      await field.fill(email);
-    } else {
-      const schedule = keySchedule(email.length, TYPING_MS, seed);
-      await field.focus();
-      const t0 = performance.now();
-      for (const [i, key] of [...email].entries()) {
-        const wait = t0 + (schedule[i] ?? 0) - performance.now();
-        // The person's own pace: this wait is the scenario, not a wait for the widget.
-        if (wait > 0) await sleep(wait);
-        await page.keyboard.type(key);
-      }
-      typed = performance.now() - t0;
-      const value = await field.inputValue();
-      if (value !== email) throw new Error(`typed ${JSON.stringify(value)}, meant ${JSON.stringify(email)}`);
-    }
-    await page.locator('waitlist-form >> button[type=submit]').click();
-    await page.waitForFunction(() => window.took !== undefined || window.failed !== undefined, null, {
-      timeout: 60_000,
-    });
-    const { took, failed } = await page.evaluate(() => ({ took: window.took, failed: window.failed }));
-    if (failed || took === undefined) throw new Error(`sign-up of ${email} failed: ${failed}`);
-    const status = await page.locator('waitlist-form >> [role=status]').textContent();
-    if (status?.trim() !== en.success)
-      throw new Error(`after the sign-up of ${email} the form says ${JSON.stringify(status)}`);
-    return { took, typed, posts: await Promise.all(subscribes), gates: await Promise.all(gates) };
-  } finally {
-    await page.close();
-  }
 }
 
 /** Throws unless the sign-up was one POST answered 202, after one /gates answered `expect`. */
@@ -208,12 +115,12 @@ export default {
 
       const results: Record<'plain' | 'typed' | 'instant', SignUp[]> = { plain: [], typed: [], instant: [] };
       for (let r = 0; r < runs; r++) {
-        // Same length addresses, same seed: the same keystroke schedule on both typed rows.
-        const seed = 1000 + r;
-        const plain = await signUp(context, `${site.origin}/plain`, `plain.${r}@bench.example`, seed);
+        // Same length addresses: the same keystroke schedule on both typed rows.
+        const keys = keySchedule(`plain.${r}@bench.example`.length, TYPING_MS, 1000 + r);
+        const plain = await signUp(context, `${site.origin}/plain`, `plain.${r}@bench.example`, keys);
         check(plain, `plain.${r}`, false);
         results.plain.push(plain);
-        const typed = await signUp(context, `${site.origin}/typed`, `typed.${r}@bench.example`, seed);
+        const typed = await signUp(context, `${site.origin}/typed`, `typed.${r}@bench.example`, keys);
         check(typed, `typed.${r}`, true);
         results.typed.push(typed);
         const instant = await signUp(context, `${site.origin}/instant`, `instant.${r}@bench.example`);
@@ -229,8 +136,7 @@ export default {
       const times = (key: Key) => results[key].map((x) => x.took);
       const base = median(times('plain'));
       // The median of the per-run ratios: each run's rows share the machine's state of the moment.
-      const ratio = (key: Key) =>
-        median(results[key].map((x, i) => x.took / (results.plain[i]?.took ?? Number.NaN)));
+      const ratio = (key: Key) => medianRatio(times(key), times('plain'));
       const typedRatio = ratio('typed');
       const row = (name: string, key: Key, extra: Row = {}): Row => ({
         name,

@@ -23,7 +23,7 @@ import type { Benchmark } from '../lib/bench.js';
 import { pageServer, type Page as SitePage } from '../lib/pages.js';
 import { BENCH_ROOT } from '../lib/paths.js';
 import { NONCE } from '../lib/pow-rate.js';
-import { fmtMhs, fmtPct, fmtRatio, median } from '../lib/stats.js';
+import { fmtMhs, fmtPct, fmtRatio, median, medianRatio } from '../lib/stats.js';
 import type { Row } from '../lib/table.js';
 
 const CHECK_DIFFICULTY = 12;
@@ -413,7 +413,7 @@ export default {
       await other.close();
 
       /** Per round, `a` ÷ `b`; the median. */
-      const perRound = (a: string, b: string) => median(of(a).map((x, i) => x / (of(b)[i] ?? Number.NaN)));
+      const perRound = (a: string, b: string) => medianRatio(of(a), of(b));
       const rateOf = (engine: Engine, rate: number) => median(of(runKey(engine, rate)));
       /** A row's cells at each throttled rate: `r<rate>` the figure, `x<rate>` its ratio to 1×. */
       const atRates = (cell: (rate: number) => string, ratio: (rate: number) => number): Row =>

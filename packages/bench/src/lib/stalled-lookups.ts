@@ -14,7 +14,7 @@ import { blackhole, cli, startDnsServer } from '@waitlistkit/testkit';
 import type { Context } from './bench.js';
 import { HUGE_LIMIT, ORIGIN, type Scenario, SUBSCRIBE_PATH, startScenario } from './scenarios.js';
 import type { BenchServer } from './servers.js';
-import { fmtInt, fmtMs, fmtRatio, median, percentile } from './stats.js';
+import { fmtInt, fmtMs, fmtRatio, median, medianRatio, percentile } from './stats.js';
 import type { Section } from './table.js';
 
 /**
@@ -146,7 +146,10 @@ export async function stalledLookups(
   }
   const med = (kind: keyof typeof runs, key: keyof Run) => median(runs[kind].map((r) => r[key]));
   const ratio = (key: keyof Run) =>
-    median(runs.stalled.map((r, i) => r[key] / (runs.none[i]?.[key] ?? Number.NaN)));
+    medianRatio(
+      runs.stalled.map((r) => r[key]),
+      runs.none.map((r) => r[key]),
+    );
   const row = (kind: keyof typeof runs, name: string) => ({
     name,
     value: fmtMs(med(kind, 'p50')),

@@ -14,6 +14,14 @@ export function median(values: readonly number[]): number {
   return percentile(values, 50);
 }
 
+/**
+ * The median of the per-round ratios `values[i] ÷ baselines[i]`: each round's pair shares the
+ * machine's state of the moment, which the ratio of the two medians would not.
+ */
+export function medianRatio(values: readonly number[], baselines: readonly number[]): number {
+  return median(values.map((x, i) => x / (baselines[i] ?? Number.NaN)));
+}
+
 /** Thousands separators, no decimals: 12345.6 → "12,346". */
 export function fmtInt(n: number): string {
   return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–';

@@ -30,34 +30,15 @@ export function wrkScript(dir: string, name: 'get' | 'subscribe'): string {
   return path;
 }
 
-/** What wrk/common.lua prints. */
-interface WrkResult {
+/** A run of wrk (or of several at once): requests, answers, socket errors; rates per second, latencies in ms. */
+export interface WrkRun {
   requests: number;
-  duration_us: number;
+  durationMs: number;
   /** Answers with the expected status, and the others (one of them as `sample`). */
   ok: number;
   unexpected: number;
   sample: string;
-  connect: number;
-  read: number;
-  write: number;
-  timeout: number;
-  p50_us: number;
-  p99_us: number;
-}
-
-/** A run of wrk (or of several at once): rates per second, latencies in ms. */
-export interface WrkRun {
-  requests: number;
-  durationMs: number;
-  ok: number;
-  unexpected: number;
-  sample: string;
-  connect: number;
-  read: number;
-  write: number;
-  timeout: number;
-  socketErrors: number;
+  errors: Record<'connect' | 'read' | 'write' | 'timeout', number>;
   rps: number;
   p50: number;
   p99: number;
@@ -96,21 +77,17 @@ function runWrk(
     child.on('close', (code) => {
       const line = out.split('\n').find((l) => l.startsWith('WRK_RESULT '));
       if (code !== 0 || !line) return reject(new Error(`wrk ${argv.join(' ')} failed (${code}):\n${out}`));
-      const r = JSON.parse(line.slice('WRK_RESULT '.length)) as WrkResult;
+      // What wrk/common.lua prints.
+      const { duration_us, p50_us, p99_us, ...r } = JSON.parse(line.slice('WRK_RESULT '.length)) as Omit<
+        WrkRun,
+        'durationMs' | 'rps' | 'p50' | 'p99'
+      > & { duration_us: number; p50_us: number; p99_us: number };
       resolve({
-        requests: r.requests,
-        durationMs: r.duration_us / 1000,
-        ok: r.ok,
-        unexpected: r.unexpected,
-        sample: r.sample,
-        connect: r.connect,
-        read: r.read,
-        write: r.write,
-        timeout: r.timeout,
-        socketErrors: r.connect + r.read + r.write + r.timeout,
-        rps: r.requests / (r.duration_us / 1e6),
-        p50: r.p50_us / 1000,
-        p99: r.p99_us / 1000,
+        ...r,
+        durationMs: duration_us / 1000,
+        rps: r.requests / (duration_us / 1e6),
+        p50: p50_us / 1000,
+        p99: p99_us / 1000,
       });
     });
   });
@@ -118,10 +95,10 @@ function runWrk(
 
 /**
  * wrk against every server of `target` at once (one wrk process per URL, started together, the
- * connections shared out among them): one result with the requests and answers summed, the rate
- * the sum of the rates, and per percentile the worst of the processes' (wrk keeps no histogram to
- * merge). Each process gets a run prefix of its own (`prefix`, then `s<i>` when there are
- * several), so sign-ups of different processes never share an email.
+ * connections shared out among them): one result with the requests, answers and errors summed, the
+ * rate the sum of the rates, and per percentile the worst of the processes' (wrk keeps no
+ * histogram to merge). Each process gets a run prefix of its own (`prefix`, then `s<i>` when there
+ * are several), so sign-ups of different processes never share an email.
  */
 export async function load(
   target: Pick<LoadTarget, 'urls' | 'scriptPath' | 'args'>,
@@ -135,30 +112,32 @@ export async function load(
   const runs = await Promise.all(
     urls.map((url, i) => runWrk(url, target.scriptPath, target.args(`${prefix}s${i}`), share(i), seconds)),
   );
-  const sum = (key: keyof WrkRun) => runs.reduce((n, r) => n + (r[key] as number), 0);
-  const worst = (key: keyof WrkRun) => Math.max(...runs.map((r) => r[key] as number));
+  const sum = (value: (r: WrkRun) => number) => runs.reduce((n, r) => n + value(r), 0);
+  const worst = (value: (r: WrkRun) => number) => Math.max(...runs.map(value));
   return {
-    requests: sum('requests'),
-    durationMs: worst('durationMs'),
-    ok: sum('ok'),
-    unexpected: sum('unexpected'),
+    requests: sum((r) => r.requests),
+    durationMs: worst((r) => r.durationMs),
+    ok: sum((r) => r.ok),
+    unexpected: sum((r) => r.unexpected),
     sample: runs.map((r) => r.sample).find((s) => s !== '') ?? '',
-    connect: sum('connect'),
-    read: sum('read'),
-    write: sum('write'),
-    timeout: sum('timeout'),
-    socketErrors: sum('socketErrors'),
-    rps: sum('rps'),
-    p50: worst('p50'),
-    p99: worst('p99'),
+    errors: {
+      connect: sum((r) => r.errors.connect),
+      read: sum((r) => r.errors.read),
+      write: sum((r) => r.errors.write),
+      timeout: sum((r) => r.errors.timeout),
+    },
+    rps: sum((r) => r.rps),
+    p50: worst((r) => r.p50),
+    p99: worst((r) => r.p99),
   };
 }
 
 /** Throws when a run saw socket errors or an answer other than `expected`; `id` names the run. */
 export function checkWrkRun(id: string, run: WrkRun, expected: number): void {
-  if (run.socketErrors > 0) {
+  const { connect, read, write, timeout } = run.errors;
+  if (connect + read + write + timeout > 0) {
     throw new Error(
-      `${id}: wrk saw socket errors (connect ${run.connect}, read ${run.read}, write ${run.write}, timeout ${run.timeout})`,
+      `${id}: wrk saw socket errors (connect ${connect}, read ${read}, write ${write}, timeout ${timeout})`,
     );
   }
   if (run.unexpected > 0) {

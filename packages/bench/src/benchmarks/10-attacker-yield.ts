@@ -2,7 +2,7 @@
  * Item 10: attacker yield. One client IP (this machine, over loopback) signs up distinct addresses
  * as fast as it can for 5 minutes against a waitlist with the default gates (Challenge on, min age
  * 1,500 ms; Proof of Work on, difficulty 18; per-IP budget 60 requests a minute), solving with
- * the widget's own WebAssembly kernel on a worker thread per core (lib/attacker.mjs), once with
+ * the widget's own WebAssembly kernel on a worker thread per core (lib/attacker.ts), once with
  * `--pow-adaptive off` (the baseline) and then with it on. Its best strategy is to hoard gate sets
  * (`POST …/gates`) before it signs up; a second run with adaptive on shows the attacker that
  * only fetches the next gates while it solves. Each run has its own database and server.

@@ -54,6 +54,13 @@ export interface StartOptions {
   port?: number | null;
   /** Start through `pnpm -s waitlist-server` instead of the built file directly. */
   viaPnpm?: boolean;
+  /**
+   * The server's entry point instead of the built `cli.js`: another build of the same command line,
+   * such as the benchmarks' server compiled from source with a probe added.
+   */
+  script?: string;
+  /** Options of node itself, before the script (the benchmarks' `--cpu-prof`). */
+  nodeArgs?: string[];
   timeoutMs?: number;
 }
 
@@ -80,7 +87,7 @@ export function startServer(options: StartOptions): Promise<RunningServer> {
   const args = ['serve', ...port, '--db', options.db, ...(options.args ?? [])];
   const [command, prefix] = options.viaPnpm
     ? [pnpmCommand()[0], [...pnpmCommand()[1], '-s', 'waitlist-server']]
-    : [process.execPath, [CLI_PATH]];
+    : [process.execPath, [...(options.nodeArgs ?? []), options.script ?? CLI_PATH]];
   const child = spawn(command, [...prefix, ...args], {
     cwd: WORKSPACE_ROOT,
     env: childEnv(options.env),

@@ -36,9 +36,7 @@ function done(summary, latency, requests)
   local e = summary.errors
   io.write(string.format(
     'WRK_RESULT {"requests":%d,"duration_us":%d,"ok":%d,"unexpected":%d,"sample":%s,' ..
-    '"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d,' ..
-    '"p50_us":%d,"p90_us":%d,"p99_us":%d,"max_us":%d,"mean_us":%.1f}\n',
+    '"errors":{"connect":%d,"read":%d,"write":%d,"timeout":%d},"p50_us":%d,"p99_us":%d}\n',
     summary.requests, summary.duration, ok_total, bad, q(sample),
-    e.connect, e.read, e.write, e.status, e.timeout,
-    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max, latency.mean))
+    e.connect, e.read, e.write, e.timeout, latency:percentile(50), latency:percentile(99)))
 end

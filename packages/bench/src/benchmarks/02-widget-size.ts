@@ -1,0 +1,67 @@
+/**
+ * Item 2: bytes after gzip -9 of the widget's script-tag file against the main browser files of
+ * the widgets people glue on today, from npm, measured in the same run.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Benchmark } from '../lib/bench.js';
+import { gzip9 } from '../lib/gzip.js';
+import { fmtInt, fmtRatio, metCell } from '../lib/stats.js';
+
+const require = createRequire(import.meta.url);
+const manifest = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string };
+
+/** A package's folder, from its entry point (some exports maps hide package.json). */
+function packageDir(name: string): string {
+  for (let dir = dirname(require.resolve(name)); dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json')) && manifest(dir).name === name) return dir;
+  }
+  throw new Error(`no package folder found for ${name}`);
+}
+
+export default {
+  id: '2',
+  title: 'Widget size',
+  async run() {
+    const ours = gzip9(require.resolve('@waitlistkit/widget/waitlist.js'));
+    const others = [
+      ['altcha', 'dist/main/altcha.min.js', ''],
+      ['friendly-challenge', 'widget.min.js', ''],
+      ['@cap.js/widget', 'cap.min.js', ' (fetches its WebAssembly separately, below)'],
+      ['@cap.js/wasm', 'browser/cap_wasm_bg.wasm', ' (from a CDN at run time)'],
+    ].map(([name = '', file = '', note = '']) => {
+      const dir = packageDir(name);
+      return { label: `${name} ${manifest(dir).version}: ${file}${note}`, size: gzip9(join(dir, file)).size };
+    });
+    const row = ({ label, size }: { label: string; size: number }) => ({
+      name: label,
+      value: `${fmtInt(size)} B`,
+      baseline: `${fmtInt(ours.size)} B`,
+      ratio: fmtRatio(size / ours.size),
+    });
+    // Cap's widget and its WebAssembly: what a page downloads.
+    const cap = others.slice(2).reduce((n, r) => n + r.size, 0);
+    return {
+      sections: [
+        {
+          title: 'Item 2: widget size (bytes after gzip -9)',
+          intro: `Measured with ${ours.by}. Baseline: the widget's script-tag file, which holds everything (preact, the form, the solver, its worker code and its WebAssembly kernel); the ratio is the other file's size ÷ ours.`,
+          rows: [
+            {
+              name: '@waitlistkit/widget: dist/waitlist.js (baseline)',
+              value: `${fmtInt(ours.size)} B`,
+              baseline: `${fmtInt(ours.size)} B`,
+              ratio: '1.00×',
+              goal: '≤ 15,000 B',
+              met: metCell(ours.size <= 15_000),
+            },
+            ...others.map(row),
+            row({ label: 'Cap, what a page downloads (widget + WebAssembly)', size: cap }),
+          ],
+        },
+      ],
+    };
+  },
+} satisfies Benchmark;

@@ -1,0 +1,370 @@
+/**
+ * Item 4: server throughput under wrk (50 connections, one wrk thread, its own process), against
+ * an Express 5 hello-world and a plain node:http hello-world measured in the same rounds. Each
+ * round runs every scenario once (interleaved, so drift of the shared machine hits all alike);
+ * figures are medians over the rounds, ratios the median of the per-round ratios. Every run is
+ * checked: no socket errors, every answer the expected status, and for sign-ups the rows the
+ * database gained equal the 202s wrk saw (plus at most the requests in flight when it stopped).
+ *
+ * 4a runs on PostgreSQL too (issue 16), with one server process and with two on one database
+ * (one wrk each), in the same rounds; then a probe times one sign-up's transactions unloaded, for
+ * the notes' argument about more instances (postgresSections below). Skipped without PostgreSQL.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ListPage } from '@waitlistkit/protocol';
+import type { Benchmark } from '../lib/bench.js';
+import { cpuSeconds } from '../lib/cpu.js';
+import { type Cluster, startCluster } from '../lib/postgres.js';
+import {
+  HUGE_LIMIT,
+  type LoadTarget,
+  type Scenario,
+  startScenario,
+  THROUGHPUT_ROWS,
+} from '../lib/scenarios.js';
+import { startHello } from '../lib/servers.js';
+import { type SignupTimings, timeSignupTransactions } from '../lib/signup-probe.js';
+import { fmtInt, fmtMs, fmtRatio, fmtUs, median, medianRatio, metCell, percentile } from '../lib/stats.js';
+import type { Section } from '../lib/table.js';
+import { checkWrkRun as check, load, type WrkRun, wrkScript } from '../lib/wrk.js';
+
+const CONNECTIONS = 50;
+const GOAL_RATIO = 0.6;
+
+type RowId = (typeof THROUGHPUT_ROWS)[number]['id'];
+
+/** What a row loads: a hello-world or a scenario, with what its runs are checked and measured by. */
+interface Target extends LoadTarget {
+  /** Sign-ups: the waitlist's subscribers, checked against wrk's 202s. */
+  rows?(): Promise<number>;
+  /** On PostgreSQL, the cluster whose CPU and WAL a run counts. */
+  cluster?: Cluster;
+}
+
+interface Run extends WrkRun {
+  cpuPerRequestUs: number;
+  pgCpuPerRequestUs: number;
+  walPerRequest: number;
+}
+
+export default {
+  id: '4',
+  title: 'Server throughput',
+  needs: ['wrk'],
+  async run(ctx) {
+    const reps = ctx.smoke ? 1 : 5;
+    const seconds = ctx.smoke ? 1 : 5;
+    const warmup = ctx.smoke ? 0 : 2;
+    const listSize = ctx.smoke ? 1_000 : 10_000;
+    const dir = ctx.tempDir('throughput');
+    const getScript = wrkScript(dir, 'get');
+
+    const targets = new Map<RowId, Target>();
+    const target = (id: RowId) => targets.get(id) as Target;
+    const scenario = (s: Scenario, cluster?: Cluster): Target => ({
+      ...s,
+      rows: s.countsRows ? s.rows : undefined,
+      cluster,
+    });
+    let cluster: Cluster | undefined;
+    const skippedPostgres = ctx.lacks('postgres', 'the PostgreSQL rows (4a on PostgreSQL)');
+    const shown = THROUGHPUT_ROWS.filter((s) => !('postgres' in s && skippedPostgres));
+    try {
+      for (const kind of ['node', 'express'] as const) {
+        const server = await startHello(kind);
+        targets.set(kind, {
+          urls: [`${server.url}/`],
+          pids: [server.pid],
+          scriptPath: getScript,
+          args: () => [200],
+          expected: 200,
+          stop: () => server.stop(),
+        });
+      }
+      ctx.log('setting up the four server scenarios');
+      for (const id of ['4a', '4b', '4c'] as const)
+        targets.set(id, scenario(await startScenario(id, { dir })));
+      const list = await startScenario('4d', { dir, listSize });
+      targets.set('4d', scenario(list));
+      let pg1: Scenario | undefined;
+      if (!skippedPostgres) {
+        ctx.log('starting a PostgreSQL cluster (durable: fsync on, synchronous_commit on)');
+        cluster = await startCluster();
+        // A database of its own per row, so each counts only its own rows.
+        pg1 = await startScenario('4a', { dir, postgres: cluster.database(), processes: 1 });
+        targets.set('4a-pg', scenario(pg1, cluster));
+        targets.set(
+          '4a-pg2',
+          scenario(await startScenario('4a', { dir, postgres: cluster.database(), processes: 2 }), cluster),
+        );
+      }
+
+      // The list scenario answers what was seeded.
+      const page = (await (
+        await fetch(list.urls[0] as string, { headers: { authorization: `Bearer ${list.tenant.key}` } })
+      ).json()) as ListPage;
+      if (page.items?.length !== 25 || page.total !== listSize || page.items[0]?.position !== 1) {
+        throw new Error(`4d: page 1 is not the seeded waitlist: ${JSON.stringify(page).slice(0, 300)}`);
+      }
+
+      const ids = shown.map((s) => s.id);
+      const serverCpu = (t: Target) => t.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+      if (warmup > 0) {
+        ctx.log(`warming up (${warmup} s each)`);
+        for (const id of ids) {
+          const t = target(id);
+          check(
+            id,
+            await load(t, { prefix: `w${id}`, seconds: warmup, connections: CONNECTIONS }),
+            t.expected,
+          );
+        }
+      }
+      const runs = new Map<RowId, Run[]>(ids.map((id) => [id, []]));
+      const runsOf = (id: RowId) => runs.get(id) ?? [];
+      for (let round = 0; round < reps; round++) {
+        ctx.log(`round ${round + 1}/${reps} (${seconds} s per scenario)`);
+        for (const id of ids) {
+          const t = target(id);
+          const rowsBefore = (await t.rows?.()) ?? 0;
+          const cpuBefore = serverCpu(t);
+          const clusterCpuBefore = t.cluster?.cpuSeconds() ?? 0;
+          const walBefore = (await t.cluster?.walBytes()) ?? 0;
+          const wrk = await load(t, { prefix: `r${round}${id}`, seconds, connections: CONNECTIONS });
+          const perRequest = (amount: number) => amount / wrk.requests;
+          const run: Run = {
+            ...wrk,
+            cpuPerRequestUs: perRequest(serverCpu(t) - cpuBefore) * 1e6,
+            pgCpuPerRequestUs: t.cluster
+              ? perRequest(t.cluster.cpuSeconds() - clusterCpuBefore) * 1e6
+              : Number.NaN,
+            walPerRequest: t.cluster ? perRequest((await t.cluster.walBytes()) - walBefore) : Number.NaN,
+          };
+          check(id, run, t.expected);
+          if (t.rows) {
+            // Let requests still in flight when wrk stopped commit, then compare.
+            await sleep(200);
+            const gained = (await t.rows()) - rowsBefore;
+            if (gained < run.ok || gained > run.ok + CONNECTIONS) {
+              throw new Error(`${id}: wrk saw ${run.ok} answers 202 but the database gained ${gained} rows`);
+            }
+          }
+          runsOf(id).push(run);
+        }
+      }
+
+      // One sign-up's transactions with the server's own store code, nothing else running on the
+      // 1-process database: how long each holds its row lock, unloaded.
+      let probe: SignupTimings | undefined;
+      if (pg1) {
+        ctx.log("timing one sign-up's transactions on the idle PostgreSQL database");
+        probe = await timeSignupTransactions({
+          tmpDir: dir,
+          url: pg1.db,
+          waitlistId: pg1.tenant.waitlistId,
+          n: ctx.smoke ? 30 : 300,
+        });
+      }
+
+      const rps = (id: RowId) => median(runsOf(id).map((r) => r.rps));
+      const ratioTo = (id: RowId, base: RowId) =>
+        medianRatio(
+          runsOf(id).map((r) => r.rps),
+          runsOf(base).map((r) => r.rps),
+        );
+      const rows = shown.map((s) => {
+        const ratio = ratioTo(s.id, 'express');
+        const goal = s.id === '4a' ? `≥ ${GOAL_RATIO}×` : '';
+        return {
+          name: 'baseline' in s ? `${s.name} (baseline)` : s.name,
+          value: `${fmtInt(rps(s.id))} req/s`,
+          p50: fmtMs(median(runsOf(s.id).map((r) => r.p50))),
+          p99: fmtMs(median(runsOf(s.id).map((r) => r.p99))),
+          cpu: fmtUs(median(runsOf(s.id).map((r) => r.cpuPerRequestUs))),
+          baseline: `${fmtInt(rps('express'))} req/s`,
+          ratio: fmtRatio(ratio),
+          vsNode: fmtRatio(ratioTo(s.id, 'node')),
+          goal,
+          met: goal ? metCell(ratio >= GOAL_RATIO) : '',
+        };
+      });
+      const total202 = ids
+        .filter((id) => target(id).rows)
+        .reduce((n, id) => n + runsOf(id).reduce((m, r) => m + r.ok, 0), 0);
+      ctx.shared.throughputRps = Object.fromEntries(ids.map((id) => [id, rps(id)]));
+      const sections: Section[] = [
+        {
+          title: 'Item 4: server throughput (wrk, 50 connections)',
+          intro:
+            `${reps} round(s) of ${seconds} s per scenario, interleaved; median req/s, median of the runs' p50 and p99 ` +
+            'latency (as wrk measures it), and the median CPU time the server process used per request. ' +
+            'The ratio is to the Express 5 hello-world of the same round. Durable default: WAL, synchronous = FULL; ' +
+            'logs quiet (WAITLIST_LOG=quiet).',
+          columns: [
+            { key: 'name', header: 'scenario' },
+            { key: 'value', header: 'throughput' },
+            { key: 'p50', header: 'p50' },
+            { key: 'p99', header: 'p99' },
+            { key: 'cpu', header: 'server CPU / req' },
+            { key: 'baseline', header: 'baseline: Express hello' },
+            { key: 'ratio', header: '÷ Express hello' },
+            { key: 'vsNode', header: '÷ node:http hello' },
+            { key: 'goal', header: 'goal' },
+            { key: 'met', header: 'met' },
+          ],
+          rows,
+          notes: [
+            '4a: origin allowlist of one origin, per-IP throttle at 1,000,000/min (always counted), referrals off.',
+            '4b: origin allowlist of three, per-IP throttle at 1,000,000/min, per-email throttle, disposable ' +
+              'blocklist, geo deny list RU,KP,BY (loopback has no country, so it passes). MX check off (it needs DNS).',
+            `4c: Bearer key, WAITLIST_KEY_RATE_LIMIT=${HUGE_LIMIT}; each create also checks the key in the ` +
+              'transaction and appends an activity entry. 4d: GET page 1 (25 items) of a waitlist of ' +
+              `${fmtInt(listSize)} seeded subscribers, referrals on.`,
+            `Checked in every run: no socket errors, every answer 202 (200 for 4d), and the rows each sign-up ` +
+              `database gained equal the 202s wrk counted (${fmtInt(total202)} in all), give or take the ` +
+              'requests in flight when wrk stopped.',
+            ...(skippedPostgres ? [skippedPostgres] : []),
+          ],
+        },
+      ];
+      if (probe) sections.push(...postgresSections({ runsOf, rps, ratioTo, probe, reps, seconds }));
+      return { sections };
+    } finally {
+      for (const t of targets.values()) await t.stop().catch(() => undefined);
+      await cluster?.stop();
+    }
+  },
+} satisfies Benchmark;
+
+/**
+ * The PostgreSQL rows again, beside SQLite's 4a, with what they cost the database; then one
+ * sign-up's transactions timed on an idle database, and what they mean for more instances.
+ */
+function postgresSections({
+  runsOf,
+  rps,
+  ratioTo,
+  probe,
+  reps,
+  seconds,
+}: {
+  runsOf(id: RowId): Run[];
+  rps(id: RowId): number;
+  ratioTo(id: RowId, base: RowId): number;
+  probe: SignupTimings;
+  reps: number;
+  seconds: number;
+}): Section[] {
+  const med = (id: RowId, key: 'p50' | 'cpuPerRequestUs' | 'pgCpuPerRequestUs' | 'walPerRequest') =>
+    median(runsOf(id).map((r) => r[key]));
+  const one = rps('4a-pg');
+  const two = rps('4a-pg2');
+  const rtt = median(probe.rtt);
+  const probeRow = (name: string, values: number[]) => ({
+    name,
+    value: fmtMs(median(values)),
+    p99: fmtMs(percentile(values, 99)),
+    baseline: fmtMs(rtt),
+    ratio: fmtRatio(median(values) / rtt),
+  });
+  const held = median(probe.signupHeld);
+  const takeHeld = median(probe.takeHeld);
+  const walOne = med('4a-pg', 'walPerRequest');
+  return [
+    {
+      title: 'Item 4 on PostgreSQL: 4a with one and two server processes on one database',
+      intro:
+        `The PostgreSQL rows of the table above (same ${reps} round(s) of ${seconds} s, interleaved with the rest) ` +
+        "beside SQLite's 4a: the ratio is the median of the per-round ratios to 4a on SQLite. A throwaway cluster " +
+        "(testkit's, PostgreSQL's durable defaults: fsync on, synchronous_commit on, full_page_writes on), a database " +
+        'of its own per row, on the same machine. With 2 processes, one wrk per process, started together, 25 ' +
+        'connections each; their rates summed, their p50 and p99 the worse of the two. Per request: CPU of the ' +
+        'server processes, CPU of the whole cluster (every PostgreSQL process), WAL written.',
+      columns: [
+        { key: 'name', header: 'scenario' },
+        { key: 'value', header: 'throughput' },
+        { key: 'p50', header: 'p50' },
+        { key: 'baseline', header: 'baseline: 4a on SQLite' },
+        { key: 'ratio', header: '÷ 4a on SQLite' },
+        { key: 'cpu', header: 'server CPU / req' },
+        { key: 'pgCpu', header: 'PostgreSQL CPU / req' },
+        { key: 'wal', header: 'WAL / req' },
+        { key: 'hold', header: 'time per sign-up (1 ÷ rate)' },
+      ],
+      rows: (['4a', '4a-pg', '4a-pg2'] as const).map((id) => ({
+        name: (THROUGHPUT_ROWS.find((s) => s.id === id)?.name ?? id) + (id === '4a' ? ' (baseline)' : ''),
+        value: `${fmtInt(rps(id))} req/s`,
+        p50: fmtMs(med(id, 'p50')),
+        baseline: `${fmtInt(rps('4a'))} req/s`,
+        ratio: fmtRatio(id === '4a' ? 1 : ratioTo(id, '4a')),
+        cpu: fmtUs(med(id, 'cpuPerRequestUs')),
+        pgCpu: id === '4a' ? '' : fmtUs(med(id, 'pgCpuPerRequestUs')),
+        wal: id === '4a' ? '' : `${fmtInt(med(id, 'walPerRequest'))} B`,
+        hold: fmtMs(1000 / rps(id)),
+      })),
+      notes: [
+        'On PostgreSQL a public sign-up of 4a is three write transactions (the waitlist is not read: the process ' +
+          "remembers it, and the sign-up's lock checks its version): the " +
+          "per-IP throttle's take (its row in `throttles`, key `<waitlist>|<ip>`, read FOR UPDATE, then updated), " +
+          "the sign-up (it locks its waitlist's row in `waitlists` FOR NO KEY UPDATE, reads the email and the " +
+          "referral code, inserts the subscriber and advances the waitlist's `last_seq` and `last_joined_us`), and " +
+          "the `pow_accepted` counter's take (a second `throttles` row of the same waitlist and address), " +
+          "each statement a round trip. Only the sign-up's COMMIT waits for its WAL flush; the takes commit " +
+          'without waiting (synchronous_commit off: counts may be forgotten in a crash, as SQLite forgets them in ' +
+          'a restart, keeping them in memory). On SQLite the sign-ups waiting for the writer share one statement ' +
+          'and one fsync.',
+        'This machine has 2 cores, shared by wrk, the server processes, PostgreSQL and whatever else runs: these ' +
+          'figures show the cost of the round trips and of sharing two cores, not scaling. A second process adds ' +
+          'no core, only a second event loop competing for them, and each round trip made while a lock is held ' +
+          'waits for two processes to be scheduled. wrk sends from one address, so the two throttle rows are as ' +
+          'hot as the waitlist row here; in production they are shared only by sign-ups from one address.',
+      ],
+    },
+    {
+      title: 'Item 4 on PostgreSQL: what one sign-up holds, unloaded',
+      intro:
+        `${probe.rtt.length} sign-ups one after another with the server's own PostgreSQL store code (bundled from ` +
+        'its source), on the 1-process database while its server is idle; p50 and p99. Baseline: a `SELECT 1` ' +
+        'round trip on the same pool. "Held" runs from the locking statement sent to COMMIT returned: PostgreSQL ' +
+        'releases row locks only once the commit is done, for a durable commit once its WAL is flushed: the ' +
+        "sign-up's flush is inside its hold, the takes' commits do not wait for theirs.",
+      columns: [
+        { key: 'name', header: 'phase' },
+        { key: 'value', header: 'p50' },
+        { key: 'p99', header: 'p99' },
+        { key: 'baseline', header: 'baseline: round trip p50' },
+        { key: 'ratio', header: 'ratio' },
+      ],
+      rows: [
+        probeRow('`SELECT 1` round trip (baseline)', probe.rtt),
+        probeRow('per-IP throttle take: whole transaction (5 round trips)', probe.take),
+        probeRow('per-IP throttle take: its row lock held (FOR UPDATE → COMMIT returned)', probe.takeHeld),
+        probeRow('sign-up: whole transaction (5 round trips)', probe.signup),
+        probeRow(
+          "sign-up: the waitlist row's lock held (FOR NO KEY UPDATE → COMMIT returned)",
+          probe.signupHeld,
+        ),
+        probeRow('sign-up: its COMMIT alone (WAL flush)', probe.commit),
+      ],
+      notes: [
+        `One waitlist: its sign-ups take its row's lock one after another, whichever instance they reach, and ` +
+          `each holds it for three round trips (the facts, the insert, COMMIT) and a WAL flush: ${fmtMs(held)} ` +
+          `here unloaded, so at most about ${fmtInt(1000 / held)} sign-ups/s for one waitlist however many ` +
+          'instances run. Under load every round trip also waits to be scheduled: 4a signs up to one waitlist, ' +
+          `so 1 ÷ the measured rate (${fmtMs(1000 / one)} with 1 process, ${fmtMs(1000 / two)} with 2) is the ` +
+          'most the hold can have averaged. More instances add waiters, not throughput, to a hot ' +
+          `waitlist; the throttle rows of one address are bounded the same way (${fmtMs(takeHeld)} held).`,
+        'Different waitlists lock different rows and scale with the database. At 10 instances the first limit is ' +
+          "connections: each `serve` pools 10, so 10 × 10 = 100, PostgreSQL's default `max_connections` (raise it, " +
+          'or put PgBouncer in transaction mode in front). At 100 instances, 1,000 connections need a pooler in any ' +
+          'case, and then the database server itself: every sign-up is one flushed commit and two that do not ' +
+          "wait (group commit lets concurrent committers share a flush, so the disk's flush rate bounds them only " +
+          `loosely), ${fmtInt(walOne)} ` +
+          'bytes of WAL (the row, its nine indexes with the trigram entries of the email, the waitlist row, two ' +
+          'throttle rows) and the PostgreSQL CPU of the table above: with these figures one core of database CPU ' +
+          `is about ${fmtInt(1e6 / med('4a-pg', 'pgCpuPerRequestUs'))} sign-ups/s, one hot waitlist about ` +
+          `${fmtInt(1000 / held)}/s at best.`,
+      ],
+    },
+  ];
+}

@@ -1,0 +1,21 @@
+/** CPU seconds a process has used so far (user + system, all its threads), from /proc. */
+import { readFileSync } from 'node:fs';
+
+const TICKS_PER_SECOND = 100; // USER_HZ, 100 on Linux on every architecture Node supports
+
+/** The fields of /proc/<pid>/stat after the command name (which may contain spaces): state is the first. */
+export function statFields(path: string): string[] {
+  const stat = readFileSync(path, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** utime + stime (+ cutime + cstime with `children`: the reaped children's) in seconds. */
+export function cpuSeconds(pid: number | string, { children = false } = {}): number {
+  try {
+    const f = statFields(`/proc/${pid}/stat`).map(Number);
+    const ticks = (f[11] ?? 0) + (f[12] ?? 0) + (children ? (f[13] ?? 0) + (f[14] ?? 0) : 0);
+    return ticks / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}

@@ -1,14 +1,14 @@
 /**
- * A subscriber's row as both adapters read the line (the same columns in SQLite and
- * PostgreSQL), and how it becomes the API's `ListedSubscriber`, alone or in the order of given
- * ids; and the row the status page reads, and its view: one mapping for both stores.
+ * A subscriber's row as both stores read the line (the same columns in SQLite and PostgreSQL),
+ * and how it becomes the API's `ListedSubscriber`, alone or in the order of given ids; and the
+ * row the status page reads, and its view: one mapping for both stores.
  */
 import { SubscriberStatus } from '@waitlistkit/protocol';
-import { isConfirmed } from '../domain/confirmation.js';
-import type { ListedSubscriber, StatusView } from '../domain/records.js';
-import type { WaitlistSettings } from '../domain/settings.js';
-import { isTrue, type StoredBoolean } from './stored-boolean.js';
-import { isoFromMicros } from './time.js';
+import { isConfirmed } from '../../domain/confirmation.js';
+import type { ListedSubscriber, StatusView } from '../../domain/records.js';
+import type { WaitlistSettings } from '../../domain/settings.js';
+import { isTrue, type StoredBoolean } from '../stored-boolean.js';
+import { isoFromMicros } from '../time.js';
 
 export interface LineRow {
   id: string;
@@ -45,10 +45,11 @@ export function listed(row: LineRow, position: number | null, settings: Waitlist
   };
 }
 
-/** How many joined, and how many of those left the line (admitted or erased). */
+/** How many joined, how many of those left the line (admitted or erased), and how many were admitted. */
 export interface LineSize {
   joined: number;
   removed: number;
+  admitted: number;
 }
 
 /**

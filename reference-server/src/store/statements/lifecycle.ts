@@ -1,40 +1,54 @@
 /**
- * Letting people in and erasing them (contract §12), inside the caller's transaction, so two
- * admissions running together are applied one after the other: never the same person twice.
+ * Letting people in and erasing them (contract §12), inside the caller's write and, where
+ * writers run at once, under the waitlist's row lock (the one a sign-up takes): two admissions,
+ * in one process or two, are applied one after the other, never the same person twice, and
+ * admission times strictly increase.
  */
 import type { Admission, ListedSubscriber } from '../../domain/records.js';
 import type { WaitlistSettings } from '../../domain/settings.js';
-import type { Connection } from './connection.js';
+import type { Db } from '../db.js';
+import { type Dialect, perDialect } from '../dialect.js';
 import { forgetAnswersNaming } from './idempotency.js';
-import { subscribersByIds } from './line.js';
+import { type LineEngine, subscribersByIds } from './line.js';
+import { LINE_ORDER } from './line-rows.js';
+import { lockRow } from './locks.js';
 import { forgetDeliveriesNaming } from './outbox.js';
 
-const ORDER = 'ORDER BY rank_key, referral_count DESC, seq';
+const FIRST_WAITING = perDialect(
+  (d) => `SELECT id FROM subscribers${d.indexedBy('subscribers_line')}
+  WHERE waitlist_id = ? AND admitted_us IS NULL ${LINE_ORDER} LIMIT ?`,
+);
 
 /**
- * The waiting among these ids, in line order (parameters: the waitlist, the ids as a JSON array).
- * `+waitlist_id`, as in line.ts's SUBSCRIBERS_BY_IDS: looked up by primary key and sorted, not
- * found by walking the waitlist's whole line in order.
+ * The waiting among these ids, in line order (parameters: the waitlist, the ids), looked up by
+ * primary key and sorted, not found by walking the waitlist's whole line in order.
  */
-export const WAITING_BY_IDS = `SELECT id FROM subscribers
-  WHERE +waitlist_id = ? AND admitted_us IS NULL AND id IN (SELECT value FROM json_each(?)) ${ORDER}`;
+export const WAITING_BY_IDS = perDialect(
+  (d) => `SELECT id FROM subscribers
+  WHERE ${d.unindexed('waitlist_id')} = ? AND admitted_us IS NULL AND ${d.anyOf('id')} ${LINE_ORDER}`,
+);
+
+/** Each id's admission time is `?1` plus its place among them. */
+const ADMIT = perDialect(
+  (d) => `UPDATE subscribers SET admitted_us = CAST(? AS BIGINT) + j.n
+  FROM ${d.rows('j', { id: 'text', n: 'bigint' })} WHERE subscribers.id = j.id`,
+);
 
 /** Admits the first `count` waiting subscribers by position, or the waiting ones among `subscriberIds`. */
-export async function admit(
-  db: Connection,
+export async function admit<C extends Db>(
+  db: C,
+  d: Dialect,
+  line: LineEngine<C>,
   waitlistId: string,
   settings: WaitlistSettings,
   admission: Admission,
   nowUs: number,
 ): Promise<ListedSubscriber[]> {
+  await lockRow(db, d, 'waitlists', waitlistId);
   const chosen =
     'count' in admission
-      ? await db.all<{ id: string }>(
-          `SELECT id FROM subscribers INDEXED BY subscribers_line
-            WHERE waitlist_id = ? AND admitted_us IS NULL ${ORDER} LIMIT ?`,
-          [waitlistId, admission.count],
-        )
-      : await db.all<{ id: string }>(WAITING_BY_IDS, [waitlistId, JSON.stringify(admission.subscriberIds)]);
+      ? await db.all<{ id: string }>(FIRST_WAITING(d), [waitlistId, admission.count])
+      : await db.all<{ id: string }>(WAITING_BY_IDS(d), [waitlistId, admission.subscriberIds]);
   if (chosen.length === 0) return [];
   const ids = chosen.map((r) => r.id);
   // Admission times strictly increase, in line order: "newest admission first" is well defined.
@@ -43,15 +57,12 @@ export async function admit(
     [waitlistId],
   );
   const start = Math.max(nowUs, (last?.us ?? 0) + 1);
-  await db.run(
-    'UPDATE subscribers SET admitted_us = ?2 + j.key FROM json_each(?1) AS j WHERE subscribers.id = j.value',
-    [JSON.stringify(ids), start],
-  );
+  await db.run(ADMIT(d), [start, JSON.stringify(ids.map((id, i) => [id, i]))]);
   await db.run('UPDATE waitlists SET admitted_count = admitted_count + ? WHERE id = ?', [
     ids.length,
     waitlistId,
   ]);
-  return subscribersByIds(db, waitlistId, settings, ids);
+  return subscribersByIds(db, d, line, waitlistId, settings, ids);
 }
 
 /**
@@ -59,7 +70,8 @@ export async function admit(
  * stays behind as a bare number so join numbers are never given again; whoever it referred
  * keeps their place, whoever referred it keeps the credit. False when there is no such row.
  */
-export async function erase(db: Connection, waitlistId: string, id: string): Promise<boolean> {
+export async function erase(db: Db, d: Dialect, waitlistId: string, id: string): Promise<boolean> {
+  await lockRow(db, d, 'waitlists', waitlistId);
   const row = await db.get<{ seq: number; admitted_us: number | null }>(
     'SELECT seq, admitted_us FROM subscribers WHERE id = ? AND waitlist_id = ?',
     [id, waitlistId],
@@ -67,7 +79,7 @@ export async function erase(db: Connection, waitlistId: string, id: string): Pro
   if (!row) return false;
   await db.run('UPDATE subscribers SET referred_by = NULL WHERE referred_by = ?', [id]);
   await db.run('DELETE FROM subscribers WHERE id = ?', [id]);
-  await forgetAnswersNaming(db, id);
+  await forgetAnswersNaming(db, d, id);
   await forgetDeliveriesNaming(db, id);
   await db.run('INSERT INTO erased_seqs (waitlist_id, seq) VALUES (?, ?)', [waitlistId, row.seq]);
   await db.run(

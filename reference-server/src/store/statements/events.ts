@@ -1,7 +1,7 @@
 /** The events the statement modules record themselves, as both adapters record them (contract §14). */
-import { newMessageId } from '../domain/ids.js';
-import type { Credit } from '../domain/referrals.js';
-import type { NewEvent } from './store.js';
+import { newMessageId } from '../../domain/ids.js';
+import type { Credit } from '../../domain/referrals.js';
+import type { NewEvent } from '../store.js';
 
 /** The subscriber whose sign-up or confirmation an event records. */
 export interface EventSubject {

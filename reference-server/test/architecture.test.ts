@@ -105,3 +105,79 @@ describe('layers', () => {
     ).toEqual([]);
   });
 });
+
+/**
+ * The SQL statements written in the files under `dir` (below src/): the string and template
+ * literals that begin as a statement does, each with its interpolations as `…`, normalised so
+ * that twins compare equal: placeholders (`?`, `?2`, `$2`) with their casts, SQLite's index
+ * hints, whitespace and case. Keyed by statement, naming the file.
+ */
+function statementsIn(dir: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const path of files(join(SRC, dir))) {
+    const text = readFileSync(path, 'utf8');
+    for (const start of text.matchAll(/['"`](?=\s*(?:SELECT|INSERT|UPDATE|DELETE|WITH)\b)/g)) {
+      const sql = literalAt(text, start.index)
+        .replace(/\bCAST\(\s*(\?\d*|\$\d+)\s+AS\s+\w+(\[\])?\s*\)/gi, '?')
+        .replace(/(\?\d*|\$\d+)(::\w+(\[\])?)?/g, '?')
+        .replace(/\s+INDEXED BY \w+/gi, '')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .toLowerCase();
+      found.set(sql, relative(SRC, path));
+    }
+  }
+  return found;
+}
+
+/** The literal that opens at `at`: a quoted string, or a template whose `${…}` parts read as `…`. */
+function literalAt(text: string, at: number): string {
+  const quote = text[at] as string;
+  let i = at + 1;
+  let out = '';
+  while (i < text.length && text[i] !== quote) {
+    if (text[i] === '\\') {
+      out += text[i + 1];
+      i += 2;
+    } else if (quote === '`' && text.startsWith('${', i)) {
+      // Skip the interpolation, nested braces and templates included.
+      let depth = 0;
+      for (i += 2; i < text.length && !(text[i] === '}' && depth === 0); i++) {
+        if (text[i] === '{') depth++;
+        if (text[i] === '}') depth--;
+        if (text[i] === '`') i = text.indexOf('`', i + 1);
+      }
+      out += '…';
+      i++;
+    } else out += text[i++];
+  }
+  return out;
+}
+
+describe('the stores', () => {
+  it('writes each statement both stores run once, in store/statements/, never a twin in each adapter', () => {
+    const sqlite = statementsIn('store/sqlite');
+    const postgres = statementsIn('store/postgres');
+    // The check reads statements at all (it would pass vacuously otherwise).
+    expect(Math.min(sqlite.size, postgres.size)).toBeGreaterThan(5);
+    const twins = [...sqlite.entries()]
+      .filter(([sql]) => postgres.has(sql))
+      .map(([sql, file]) => `${file} and ${postgres.get(sql)}: ${sql}`);
+    expect(twins).toEqual([]);
+  });
+
+  it('keeps the shared statements free of either adapter, and the adapters of each other', () => {
+    const adapter = (path: string) => /^store\/(sqlite|postgres)\//.exec(path)?.[1];
+    expect(
+      crossing(
+        (f) => f.startsWith('store/statements/'),
+        (t) => adapter(t) !== undefined,
+      ),
+    ).toEqual([]);
+    expect(
+      imports
+        .filter((i) => adapter(i.file) && adapter(i.target) && adapter(i.file) !== adapter(i.target))
+        .map((i) => `${i.file} → ${i.target}`),
+    ).toEqual([]);
+  });
+});

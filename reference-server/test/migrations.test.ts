@@ -5,10 +5,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
 import { Connection } from '../src/store/sqlite/connection.js';
 import { openDatabase } from '../src/store/sqlite/database.js';
-import { erase } from '../src/store/sqlite/lifecycle.js';
+import { sqlite } from '../src/store/sqlite/dialect.js';
 import { listSubscribers } from '../src/store/sqlite/line.js';
 import { MIGRATIONS } from '../src/store/sqlite/migrations.js';
 import { insertOrMatchSubscriber } from '../src/store/sqlite/subscribers.js';
+import { erase } from '../src/store/statements/lifecycle.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -98,7 +99,7 @@ describe('migration 8', () => {
         await db.reader.get<{ v: number }>("SELECT v FROM subscribers_fts_config WHERE k = 'secure-delete'"),
       ).toEqual({ v: 1 });
       await db.writer.submit(async (tx) => {
-        await erase(tx, 'wl_1', 'sub_42');
+        await erase(tx, sqlite, 'wl_1', 'sub_42');
         await insertOrMatchSubscriber(
           tx,
           {
@@ -293,7 +294,7 @@ describe('the migration indexing whom kept answers name', () => {
       expect(await answer('create')).toBe(created('tok_2', 'BBBBBB'));
 
       // An erasure after it finds them through the index; a forgotten answer takes its names along.
-      await db.writer.submit((tx) => erase(tx, 'wl_1', 'sub_2'));
+      await db.writer.submit((tx) => erase(tx, sqlite, 'wl_1', 'sub_2'));
       expect(JSON.parse((await answer('admission')) as string).value.items).toEqual([{ id: 'sub_1' }]);
       expect(JSON.parse((await answer('create')) as string).value).toMatchObject({
         status_token: '',

@@ -11,25 +11,22 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
 import type { Connection } from '../src/store/sqlite/connection.js';
 import { openDatabase } from '../src/store/sqlite/database.js';
-import { ANSWERS_NAMING } from '../src/store/sqlite/idempotency.js';
-import { WAITING_BY_IDS } from '../src/store/sqlite/lifecycle.js';
-import {
-  listSubscribers,
-  SEARCH_CANDIDATES,
-  SEARCH_FROM,
-  SEARCH_MATCHES,
-  SUBSCRIBERS_BY_IDS,
-} from '../src/store/sqlite/line.js';
-import {
-  CLAIM_DELIVERIES,
-  DUE_DELIVERIES,
-  FORGET_ATTEMPTS,
-  FORGET_DELIVERIES,
-  FORGET_EVENTS,
-  PRUNE_ATTEMPTS,
-  PRUNE_DELIVERIES,
-  PRUNE_EVENTS,
-} from '../src/store/sqlite/outbox.js';
+import { sqlite } from '../src/store/sqlite/dialect.js';
+import { listSubscribers, SEARCH_CANDIDATES, SEARCH_FROM, SEARCH_MATCHES } from '../src/store/sqlite/line.js';
+import * as idempotency from '../src/store/statements/idempotency.js';
+import * as lifecycle from '../src/store/statements/lifecycle.js';
+import * as line from '../src/store/statements/line.js';
+import * as outbox from '../src/store/statements/outbox.js';
+
+// The shared statements as SQLite runs them.
+const ANSWERS_NAMING = idempotency.ANSWERS_NAMING(sqlite);
+const WAITING_BY_IDS = lifecycle.WAITING_BY_IDS(sqlite);
+const SUBSCRIBERS_BY_IDS = line.SUBSCRIBERS_BY_IDS(sqlite);
+const DUE_DELIVERIES = sqlite.dueDeliveries;
+const CLAIM_DELIVERIES = outbox.CLAIM_DELIVERIES(sqlite);
+const { FORGET_ATTEMPTS, FORGET_DELIVERIES, FORGET_EVENTS, PRUNE_DELIVERIES } = outbox;
+const PRUNE_ATTEMPTS = outbox.PRUNE_ATTEMPTS(sqlite);
+const PRUNE_EVENTS = outbox.PRUNE_EVENTS(sqlite);
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());

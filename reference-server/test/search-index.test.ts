@@ -11,11 +11,12 @@ import type { ListedSubscriber } from '../src/domain/records.js';
 import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
 import type { Connection } from '../src/store/sqlite/connection.js';
 import { type Database, openDatabase } from '../src/store/sqlite/database.js';
-import { admit, erase } from '../src/store/sqlite/lifecycle.js';
-import { listSubscribers, type SearchPlan } from '../src/store/sqlite/line.js';
+import { sqlite } from '../src/store/sqlite/dialect.js';
+import { listSubscribers, type SearchPlan, sqliteLine } from '../src/store/sqlite/line.js';
 import { insertOrMatchSubscriber } from '../src/store/sqlite/subscribers.js';
-import { insertTenant } from '../src/store/sqlite/tenants.js';
-import { insertWaitlist } from '../src/store/sqlite/waitlists.js';
+import { admit, erase } from '../src/store/statements/lifecycle.js';
+import { tenantsOn } from '../src/store/statements/tenants.js';
+import { waitlistsOn } from '../src/store/statements/waitlists.js';
 import { naive } from './helpers.js';
 
 /** Characters that FTS5, LIKE, case folding or UTF-8 could each get wrong. */
@@ -75,10 +76,10 @@ describe('search: the trigram index and the scan against a naive filter', () => 
     erased: readonly number[],
   ): Promise<string> {
     return db.writer.submit(async (tx) => {
-      const tenant = await insertTenant(tx, 'T', 'pro', 0);
+      const tenant = await tenantsOn(tx).insert('T', 'pro', 0);
       const [id, decoy] = [
-        (await insertWaitlist(tx, tenant.id, 'W', settings, 0)).id,
-        (await insertWaitlist(tx, tenant.id, 'Decoy', settings, 0)).id,
+        (await waitlistsOn(tx, sqlite).insert(tenant.id, 'W', settings, 0)).id,
+        (await waitlistsOn(tx, sqlite).insert(tenant.id, 'Decoy', settings, 0)).id,
       ];
       const ids: string[] = [];
       const codes: string[] = [];
@@ -106,8 +107,8 @@ describe('search: the trigram index and the scan against a naive filter', () => 
       const chosen = (indexes: readonly number[]) => [
         ...new Set(indexes.map((i) => ids[i % ids.length] as string)),
       ];
-      await admit(tx, id, settings, { subscriberIds: chosen(admitted) }, clock++);
-      for (const gone of chosen(erased)) await erase(tx, id, gone);
+      await admit(tx, sqlite, sqliteLine, id, settings, { subscriberIds: chosen(admitted) }, clock++);
+      for (const gone of chosen(erased)) await erase(tx, sqlite, id, gone);
       return id;
     });
   }

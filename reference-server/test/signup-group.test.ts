@@ -10,14 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchText } from '../src/domain/search.js';
 import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
 import { type Database, openDatabase } from '../src/store/sqlite/database.js';
+import { sqlite } from '../src/store/sqlite/dialect.js';
 import {
   type FreshSignup,
   insertOrMatchMany,
   insertOrMatchSubscriber,
 } from '../src/store/sqlite/subscribers.js';
-import { insertTenant } from '../src/store/sqlite/tenants.js';
-import { redeemTokens } from '../src/store/sqlite/tokens.js';
-import { insertWaitlist, saveWaitlist } from '../src/store/sqlite/waitlists.js';
+import { tenantsOn } from '../src/store/statements/tenants.js';
+import { redeemTokens } from '../src/store/statements/tokens.js';
+import { waitlistsOn } from '../src/store/statements/waitlists.js';
 import type { FreshSignupResult } from '../src/store/store.js';
 
 const tmp = tempDir();
@@ -40,7 +41,7 @@ const DOMAINS = ['example.com', 'BÜCHER.example', 'école.example', 'ÆRØ.exam
 /** The same tenant and waitlists (same ids) in both databases; the last one archived. */
 async function waitlists(count: number): Promise<string[]> {
   const ids: string[] = [];
-  const tenant = await grouped.writer.submit((db) => insertTenant(db, 'T', 'pro', Date.now()));
+  const tenant = await grouped.writer.submit((db) => tenantsOn(db).insert('T', 'pro', Date.now()));
   await oneByOne.writer.submit((db) =>
     db.run('INSERT INTO tenants (id, name, plan, created_at) VALUES (?, ?, ?, ?)', [
       tenant.id,
@@ -52,9 +53,13 @@ async function waitlists(count: number): Promise<string[]> {
   for (let i = 0; i < count; i++) {
     const archived = i === count - 1;
     const w = await grouped.writer.submit(async (db) => {
-      const created = await insertWaitlist(db, tenant.id, `W${i}`, DEFAULT_SETTINGS, Date.now());
+      const created = await waitlistsOn(db, sqlite).insert(tenant.id, `W${i}`, DEFAULT_SETTINGS, Date.now());
       if (archived)
-        await saveWaitlist(db, created, { name: created.name, settings: created.settings, archived }, 0);
+        await waitlistsOn(db, sqlite).save(
+          created,
+          { name: created.name, settings: created.settings, archived },
+          0,
+        );
       return created;
     });
     await oneByOne.writer.submit((db) =>
@@ -145,7 +150,7 @@ describe('a group of fresh sign-ups', () => {
           const apart = await oneByOne.writer.submit(async (tx) => {
             const out: FreshSignupResult[] = [];
             for (const { tokens, ...s } of inputs) {
-              const taken = await redeemTokens(tx, tokens ?? []);
+              const taken = await redeemTokens(tx, sqlite, tokens ?? []);
               out.push(
                 taken.length > 0
                   ? { outcome: 'tokens_taken', taken }

@@ -11,10 +11,11 @@ import { positionsBySorting, type Ranked } from '../src/domain/positions.js';
 import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
 import type { Connection } from '../src/store/sqlite/connection.js';
 import { type Database, openDatabase } from '../src/store/sqlite/database.js';
+import { sqlite } from '../src/store/sqlite/dialect.js';
 import { storeOver } from '../src/store/sqlite/index.js';
 import { insertOrMatchSubscriber } from '../src/store/sqlite/subscribers.js';
-import { insertTenant } from '../src/store/sqlite/tenants.js';
-import { getWaitlist, insertWaitlist, saveWaitlist } from '../src/store/sqlite/waitlists.js';
+import { tenantsOn } from '../src/store/statements/tenants.js';
+import { waitlistsOn } from '../src/store/statements/waitlists.js';
 import type { Store } from '../src/store/store.js';
 
 const tmp = tempDir();
@@ -26,8 +27,8 @@ afterAll(async () => {
 
 async function waitlistWithReferrers(): Promise<{ id: string; tokens: string[] }> {
   const waitlist = await db.writer.submit(async (tx) => {
-    const tenant = await insertTenant(tx, 'T', 'pro', 0);
-    return insertWaitlist(tx, tenant.id, 'W', { ...DEFAULT_SETTINGS, referrals: true }, 0);
+    const tenant = await tenantsOn(tx).insert('T', 'pro', 0);
+    return waitlistsOn(tx, sqlite).insert(tenant.id, 'W', { ...DEFAULT_SETTINGS, referrals: true }, 0);
   });
   const tokens: string[] = [];
   const codes: string[] = [];
@@ -88,10 +89,9 @@ function interleaved(connection: Connection, between: () => Promise<void>): Conn
 function setBoost(waitlistId: string, boost: number) {
   return async () => {
     await db.writer.submit(async (tx) => {
-      const before = await getWaitlist(tx, waitlistId);
+      const before = await waitlistsOn(tx, sqlite).get(waitlistId);
       if (!before) throw new Error('no waitlist');
-      await saveWaitlist(
-        tx,
+      await waitlistsOn(tx, sqlite).save(
         before,
         { ...before, settings: { ...before.settings, referral_boost: boost } },
         0,

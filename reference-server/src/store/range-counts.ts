@@ -1,17 +1,13 @@
 /**
  * Counting a waitlist's rows in several ranges of one column with one statement, one subquery
- * per range, each reading its own range of an index: sign-ups per day (overview.ts), and the
- * prefix counts positions are computed from (line.ts, domain/positions.ts).
+ * per range, each reading its own range of an index: sign-ups per day (statements/subscribers.ts),
+ * and the prefix counts positions are computed from (the stores' line.ts, domain/positions.ts).
  */
-
-/** What counting needs of a connection; both adapters' connections have it. */
-interface Reader {
-  get<T>(sql: string, params: readonly unknown[]): Promise<T | undefined>;
-}
+import type { Db } from './db.js';
 
 /** Runs the subqueries (`SELECT count(*) ...`) as one statement; one count each, in order. */
 export async function countEach(
-  db: Reader,
+  db: Pick<Db, 'get'>,
   subqueries: readonly string[],
   params: readonly unknown[],
 ): Promise<number[]> {

@@ -1,7 +1,9 @@
 /**
  * The store: what the use cases in `app/` ask of storage, by aggregate, with no SQL in sight.
  * Two adapters: SQLite (`store/sqlite/`), one file for one process, and PostgreSQL
- * (`store/postgres/`), one database for any number of processes; no use case knows which.
+ * (`store/postgres/`), one database for any number of processes; no use case knows which. Both
+ * serve the repositories below with the same statements (`store/statements/`, wired in
+ * repositories.ts), each in its dialect where the engines differ.
  *
  * Three ways in, chosen by what the caller needs to be true:
  * - `reads`: one statement on committed data, for a question one read answers.
@@ -296,8 +298,10 @@ export interface WebhookEndpoints {
 
 /**
  * The outbox (contract §14): events recorded with the change that caused them, and their
- * deliveries. `signUp` and `signUpFresh` record `subscriber.created` (and `referral.credited`)
- * themselves, in the same write, when the tenant has a live endpoint; `add` does it for the rest.
+ * deliveries. A subscriber's row brings its own, written by the statement that writes it (the
+ * schema's triggers, on both stores): `subscriber.created` when the tenant has a live endpoint,
+ * and the confirmation mail. `signUp` records `referral.credited` in the same write; `add`
+ * records the rest.
  */
 export interface Outbox {
   add(event: NewEvent, now: number): Promise<void>;

@@ -1,12 +1,11 @@
 /**
- * A small interface over `pg`, shaped like the SQLite adapter's `Connection` so the statement
- * modules of the two adapters read alike: `run`, `all`, `get`, `exec`. One is bound either to the
- * pool (each statement on whichever connection is free) or to one client inside a transaction.
+ * A small interface over `pg`: the store's `Db` (../db.ts), so the statements both stores share
+ * run on it, numbering their `?` placeholders as PostgreSQL's `$1`, `$2`. One is bound either to
+ * the pool (each statement on whichever connection is free) or to one client inside a transaction.
  */
 import pg from 'pg';
 import { DatabaseFailure } from '../../domain/errors.js';
-
-export type Params = readonly unknown[];
+import type { Db, Params } from '../db.js';
 
 export interface RunResult {
   changes: number;
@@ -49,7 +48,7 @@ export function openPool(url: string, max: number): pg.Pool {
   return pool;
 }
 
-export class Connection {
+export class Connection implements Db {
   constructor(private readonly client: pg.Pool | pg.PoolClient) {}
 
   async run(sql: string, params: Params = []): Promise<RunResult> {
@@ -72,11 +71,40 @@ export class Connection {
 
   private async query(sql: string, params: Params | undefined): Promise<pg.QueryResult> {
     try {
-      return await this.client.query(sql, params?.map(representable));
+      return await this.client.query(params === undefined ? sql : numbered(sql), params?.map(representable));
     } catch (error) {
       throw translated(error);
     }
   }
+}
+
+/** Each statement's text numbered once; the cache is emptied should it ever grow past this. */
+const NUMBERED_MOST = 2_000;
+const numberedTexts = new Map<string, string>();
+
+/**
+ * `sql` with SQLite's placeholders as PostgreSQL's: `?2` becomes `$2`, and a bare `?` the number
+ * after the highest one so far, which is SQLite's own rule, so one text means the same on both.
+ * Quoted text, quoted names and comments are left alone; a statement written for PostgreSQL
+ * alone (`$1`) passes unchanged. (No statement uses jsonb's `?` operators.)
+ */
+export function numbered(sql: string): string {
+  let text = numberedTexts.get(sql);
+  if (text === undefined) {
+    let highest = 0;
+    text = sql.replace(
+      /'(?:[^']|'')*'|"[^"]*"|--[^\n]*|\/\*[\s\S]*?\*\/|\?(\d*)/g,
+      (match, digits?: string) => {
+        if (digits === undefined) return match;
+        const n = digits === '' ? highest + 1 : Number(digits);
+        highest = Math.max(highest, n);
+        return `$${n}`;
+      },
+    );
+    if (numberedTexts.size >= NUMBERED_MOST) numberedTexts.clear();
+    numberedTexts.set(sql, text);
+  }
+  return text;
 }
 
 /**

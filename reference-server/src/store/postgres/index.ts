@@ -1,21 +1,22 @@
 /**
  * The PostgreSQL adapter of the store (`../store.ts`): several `serve` processes on one database
  * act as one server. Every write is a transaction on a pooled connection (database.ts), single
- * reads go to any pooled connection, snapshots are REPEATABLE READ transactions. The statement
- * modules beside this file mirror the SQLite adapter's, one per aggregate; where SQLite relies
- * on its single writer, they say what takes its place.
+ * reads go to any pooled connection, snapshots are REPEATABLE READ transactions. The repositories
+ * are the statements both stores share (`../statements/`), which lock rows here where SQLite
+ * relies on its single writer, with PostgreSQL's own line (line.ts, subscribers.ts).
  */
 import pg from 'pg';
-import { repositoriesOver } from '../repositories.js';
-import type { FreshSignupResult, Store } from '../store.js';
+import { repositoriesOn } from '../repositories.js';
+import { redeemTokens } from '../statements/tokens.js';
+import type { FreshSignupResult, Repositories, Store } from '../store.js';
 import type { Connection } from './connection.js';
 import { openDatabase } from './database.js';
-import * as statements from './statements.js';
+import { postgres } from './dialect.js';
+import { postgresLine } from './line.js';
 import { insertOrMatchSubscriber } from './subscribers.js';
 import { postgresLimiter } from './throttles.js';
-import { redeemTokens } from './tokens.js';
 
-const repositories = repositoriesOver<Connection>(statements);
+const repositories = (db: Connection): Repositories => repositoriesOn(db, postgres, postgresLine);
 
 export interface PostgresStoreOptions {
   /** Microseconds since the epoch: join times, read when a write runs. */
@@ -49,7 +50,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     // and nobody is signed up. The tokens it did win stay redeemed, as on SQLite.
     signUpFresh: ({ tokens = [], ...input }) =>
       db.write(async (tx): Promise<FreshSignupResult> => {
-        const taken = await redeemTokens(tx, tokens);
+        const taken = await redeemTokens(tx, postgres, tokens);
         if (taken.length > 0) return { outcome: 'tokens_taken', taken };
         return insertOrMatchSubscriber(tx, { ...input, referralCode: undefined }, nowMicros());
       }),

@@ -287,6 +287,44 @@ export const MIGRATIONS: readonly string[] = [
    WHERE state = 'done' AND answer::jsonb #>> '{value,status_token}' <> ''
      AND NOT EXISTS (SELECT 1 FROM subscribers WHERE status_token = answer::jsonb #>> '{value,status_token}');
   `,
+  `
+  -- A subscriber's row brings its own outbox rows, written by the statement that writes it, as
+  -- SQLite's schema does (its grouped sign-ups are one statement, with no transaction around
+  -- them): one place for this rule in both stores. subscriber.created, when the tenant has a live
+  -- endpoint (only those pay for it); the confirmation mail, when the subscriber must confirm,
+  -- and again whenever a re-sign-up sets confirm_mailed_us. Ids as SQLite's triggers make them:
+  -- a prefix and random lower-case hex.
+  CREATE FUNCTION random_hex(bytes integer) RETURNS text LANGUAGE sql VOLATILE
+    AS $$ SELECT left(encode(sha256(uuid_send(gen_random_uuid())), 'hex'), 2 * bytes) $$;
+
+  CREATE FUNCTION subscriber_created_event() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO events (message_id, tenant_id, waitlist_id, type, subject_id, at)
+    SELECT 'msg_' || random_hex(12), w.tenant_id, NEW.waitlist_id, 'subscriber.created', NEW.id, NEW.joined_us / 1000
+      FROM waitlists AS w
+     WHERE w.id = NEW.waitlist_id
+       AND EXISTS (SELECT 1 FROM webhook_endpoints AS e WHERE e.tenant_id = w.tenant_id AND e.state = 'active');
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER subscribers_created_event AFTER INSERT ON subscribers
+    FOR EACH ROW EXECUTE FUNCTION subscriber_created_event();
+
+  CREATE FUNCTION queue_confirmation_mail() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO deliveries (id, channel, tenant_id, message_id, event_type, body, state, next_at, created_at,
+                            subscriber_id)
+    SELECT 'dlv_' || random_hex(8), 'mail', tenant_id, 'msg_' || random_hex(12), 'confirmation',
+           '{"subscriber_id":' || to_json(NEW.id)::text || '}', 'pending', NEW.confirm_mailed_us / 1000,
+           NEW.confirm_mailed_us / 1000, NEW.id
+      FROM waitlists WHERE id = NEW.waitlist_id;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER subscribers_confirm_mail AFTER INSERT ON subscribers
+    FOR EACH ROW WHEN (NEW.confirm_token IS NOT NULL) EXECUTE FUNCTION queue_confirmation_mail();
+  CREATE TRIGGER subscribers_confirm_mail_again AFTER UPDATE OF confirm_mailed_us ON subscribers
+    FOR EACH ROW WHEN (NEW.confirm_token IS NOT NULL AND NEW.confirmed_us IS NULL)
+    EXECUTE FUNCTION queue_confirmation_mail();
+  `,
 ];
 
 /** Any number, the same in every process: the advisory lock that migrations run under. */

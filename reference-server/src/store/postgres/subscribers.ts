@@ -1,5 +1,6 @@
 /**
- * Signing up: the subscriber is created, or the one with the same normalised email matched.
+ * PostgreSQL's sign-up (its `LineEngine.signUp`, ../statements/line.ts): the subscriber is
+ * created, or the one with the same normalised email matched.
  *
  * Where SQLite's single writer applies sign-ups one after another, several processes sign up
  * here at once. Each sign-up first locks its waitlist's row (`FOR NO KEY UPDATE`), so those of
@@ -10,15 +11,14 @@
  * Sign-ups of different waitlists do not wait for each other.
  */
 import { generateReferralCode, normalizeReferralCode } from '@waitlistkit/protocol';
-import { mailsAgain } from '../../domain/confirmation.js';
 import { newCapabilityToken, newId } from '../../domain/ids.js';
 import type { SignupInput, SignupResult } from '../../domain/records.js';
-import { type Credit, creditFor } from '../../domain/referrals.js';
+import { creditFor } from '../../domain/referrals.js';
 import { searchText } from '../../domain/search.js';
 import { settingsFromJson } from '../../domain/settings.js';
-import { type EventSubject, referralCredited } from '../events.js';
+import { mailAgainWhenDue } from '../statements/confirmations.js';
+import { applyCredit } from '../statements/referrals.js';
 import type { Connection } from './connection.js';
-import { addEvent, queueConfirmationMail, triggerId } from './outbox.js';
 
 export interface LockedWaitlist {
   tenant_id: string;
@@ -41,12 +41,11 @@ export function lockWaitlist(db: Connection, waitlistId: string): Promise<Locked
   );
 }
 
-/** What a sign-up reads after taking the lock: the email's row, the code's owner, whether the tenant has a live endpoint. */
+/** What a sign-up reads after taking the lock: the email's row, the code's owner. */
 interface Facts {
   /** id, referral code, status token, unconfirmed, when the last confirmation mail was queued. */
   existing: [string, string, string, boolean, number | null] | null;
   referrer: { id: string; seq: number; referral_count: number } | null;
-  announces: boolean;
 }
 
 /**
@@ -74,25 +73,12 @@ async function insertWithFreeCode(db: Connection, params: (code: string) => unkn
   }
 }
 
-/** Credits a referral: the referrer's count and rank move, and the event is recorded with them. */
-export async function applyCredit(
-  db: Connection,
-  credit: Credit,
-  event: EventSubject & { atMs: number },
-): Promise<void> {
-  await db.run('UPDATE subscribers SET referral_count = $1, rank_key = $2 WHERE id = $3', [
-    credit.referralCount,
-    credit.rankKey,
-    credit.referrerId,
-  ]);
-  await addEvent(db, referralCredited(credit, event), event.atMs);
-}
-
 /**
  * Creates the subscriber or matches the existing one of the same normalised email, inside the
  * caller's transaction. On a waitlist that confirms emails the referral is only noted
  * (`referred_by`) and credited on confirmation, and a re-sign-up of an unconfirmed address may
- * queue the mail again.
+ * queue the mail again. The row's `subscriber.created` event and its confirmation mail are
+ * written by the schema's triggers, with the row (migrations.ts, step 7), as on SQLite.
  */
 export async function insertOrMatchSubscriber(
   db: Connection,
@@ -111,14 +97,8 @@ export async function insertOrMatchSubscriber(
                                 confirm_token IS NOT NULL AND confirmed_us IS NULL, confirm_mailed_us)
           FROM subscribers WHERE waitlist_id = $1 AND email_norm = $2) AS existing,
        (SELECT json_build_object('id', id, 'seq', seq, 'referral_count', referral_count)
-          FROM subscribers WHERE waitlist_id = $1 AND referral_code = $3) AS referrer,
-       EXISTS (SELECT 1 FROM webhook_endpoints WHERE tenant_id = $4 AND state = 'active') AS announces`,
-    [
-      input.waitlistId,
-      input.emailNorm,
-      normalizeReferralCode(input.referralCode) ?? null,
-      waitlist.tenant_id,
-    ],
+          FROM subscribers WHERE waitlist_id = $1 AND referral_code = $3) AS referrer`,
+    [input.waitlistId, input.emailNorm, normalizeReferralCode(input.referralCode) ?? null],
   )) as Facts;
   const existing = facts.existing && {
     id: facts.existing[0],
@@ -129,9 +109,12 @@ export async function insertOrMatchSubscriber(
   };
   if (existing) {
     const { id, referral_code, status_token } = existing;
-    if (input.confirm && existing.unconfirmed && mailsAgain(existing.confirm_mailed_us, nowUs)) {
-      await db.run('UPDATE subscribers SET confirm_mailed_us = $1 WHERE id = $2', [nowUs, id]);
-      await queueConfirmationMail(db, { id, tenantId: waitlist.tenant_id }, nowUs);
+    if (input.confirm) {
+      await mailAgainWhenDue(
+        db,
+        { id, unconfirmed: existing.unconfirmed, mailedUs: existing.confirm_mailed_us },
+        nowUs,
+      );
     }
     return { outcome: 'matched', subscriber: { id, referral_code, status_token }, credited: undefined };
   }
@@ -156,26 +139,14 @@ export async function insertOrMatchSubscriber(
     confirmToken,
     confirmToken === null ? null : joinedUs,
   ]);
-  const atMs = Math.floor(joinedUs / 1000);
-  const tenantId = waitlist.tenant_id;
-  // Only tenants with a live endpoint pay for the event (addEvent would write nothing for the others).
-  if (facts.announces) {
-    await addEvent(
-      db,
-      {
-        messageId: triggerId('msg', 12),
-        tenantId,
-        waitlistId: input.waitlistId,
-        type: 'subscriber.created',
-        subjectId: id,
-      },
-      atMs,
-    );
-  }
-  if (confirmToken !== null) await queueConfirmationMail(db, { id, tenantId }, joinedUs);
   const creditNow = credit && confirmToken === null ? credit : undefined;
   if (creditNow) {
-    await applyCredit(db, creditNow, { tenantId, waitlistId: input.waitlistId, subscriberId: id, atMs });
+    await applyCredit(db, creditNow, {
+      tenantId: waitlist.tenant_id,
+      waitlistId: input.waitlistId,
+      subscriberId: id,
+      atMs: Math.floor(joinedUs / 1000),
+    });
   }
   return {
     outcome: 'created',

@@ -1,13 +1,13 @@
 /**
- * A small promise interface over the `sqlite3` driver. Statements are prepared once per
- * connection and reused; every call resolves after the driver's worker thread has run it.
+ * A small promise interface over the `sqlite3` driver: the store's `Db` (../db.ts), so the
+ * statements both stores share run on it. Statements are prepared once per connection and
+ * reused; every call resolves after the driver's worker thread has run it.
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { DatabaseFailure } from '../../domain/errors.js';
-
-export type Params = readonly unknown[];
+import type { Db, Params } from '../db.js';
 
 export interface RunResult {
   changes: number;
@@ -20,7 +20,13 @@ function openHandle(path: string, mode: number): Promise<sqlite3.Database> {
   });
 }
 
-export class Connection {
+/** The parameters as the driver binds them: a list (an array) as its JSON text, which `json_each` reads. */
+const bound = (params: Params): unknown[] =>
+  params.some(Array.isArray)
+    ? params.map((p) => (Array.isArray(p) ? JSON.stringify(p) : p))
+    : (params as unknown[]);
+
+export class Connection implements Db {
   private readonly statements = new Map<string, Promise<sqlite3.Statement>>();
   /**
    * Set when a write was refused because the file is read-only. SQLite decides that once, when
@@ -78,7 +84,7 @@ export class Connection {
     const statement = await this.statement(sql);
     const failed = (error: Error) => this.failed(error);
     return new Promise((resolve, reject) => {
-      statement.run(params as unknown[], function (this: sqlite3.RunResult, error: Error | null) {
+      statement.run(bound(params), function (this: sqlite3.RunResult, error: Error | null) {
         if (error) reject(failed(error));
         else resolve({ changes: this.changes, lastID: this.lastID });
       });
@@ -88,7 +94,7 @@ export class Connection {
   async all<T>(sql: string, params: Params = []): Promise<T[]> {
     const statement = await this.statement(sql);
     return new Promise((resolve, reject) => {
-      statement.all(params as unknown[], (error: Error | null, rows: T[]) =>
+      statement.all(bound(params), (error: Error | null, rows: T[]) =>
         error ? reject(this.failed(error)) : resolve(rows),
       );
     });

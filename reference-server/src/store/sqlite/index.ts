@@ -1,27 +1,27 @@
 /**
  * The SQLite adapter of the store (`../store.ts`): one file in WAL mode, every write through the
  * group committer, single reads on a shared reader connection, snapshots on connections of their
- * own. The repositories bind the statement modules beside this file to a connection.
+ * own. The repositories are the shared statements (`../statements/`) on a connection, with
+ * SQLite's own line (line.ts, subscribers.ts).
  */
 import { memoryLimiters } from '../memory-limiter.js';
-import { repositoriesOver } from '../repositories.js';
+import { repositoriesOn } from '../repositories.js';
 import type { Repositories, Store } from '../store.js';
 import type { Connection } from './connection.js';
 import { type Database, openDatabase } from './database.js';
-import * as statements from './statements.js';
+import { sqlite } from './dialect.js';
+import { sqliteLine } from './line.js';
 import { type FreshSignup, insertOrMatchMany } from './subscribers.js';
 
 /** A checkpoint costs a copy of the WAL's pages and two fsyncs: erasures within a second share one. */
 const SCRUB_SPACING_MS = 1_000;
-
-const repositories = repositoriesOver<Connection>(statements);
 
 /** Repositories are plain closures over a connection; each connection gets one set. */
 const bound = new WeakMap<Connection, Repositories>();
 function on(db: Connection): Repositories {
   let repos = bound.get(db);
   if (!repos) {
-    repos = repositories(db);
+    repos = repositoriesOn(db, sqlite, sqliteLine);
     bound.set(db, repos);
   }
   return repos;

@@ -1,77 +1,49 @@
 /**
- * Reading the line: pages in position order, search, one subscriber, the status page, with
- * positions computed when asked (contract §7, §12). The maths is domain/positions.ts; this file
- * only counts.
- *
- * Admitted subscribers keep their rows but leave the line: the line's index is partial
- * (`admitted_us IS NULL`). Join numbers (seq) stay dense over everyone who ever joined, erased
- * seqs included (erased_seqs), so a waiting subscriber's position is its seq, corrected by
- * counts over the few rows out of join order: waiting referrers (by rank key), and referrers,
- * admitted and erased (by seq). A page of the line reads only its own index entries.
+ * SQLite's `LineEngine` (../statements/line.ts): the line's size read off the rows, the counts
+ * positions are computed from, and search through the trigram index (contract §7, §12). The
+ * maths is domain/positions.ts; this file only counts.
  */
 import { SubscriberStatus } from '@waitlistkit/protocol';
 import { nonReferrerPosition, referrerPosition } from '../../domain/positions.js';
-import type { ListedSubscriber, ListPage, PageQuery, StatusView } from '../../domain/records.js';
+import type { ListPage, PageQuery } from '../../domain/records.js';
 import { searchText } from '../../domain/search.js';
-import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
-import {
-  LINE_COLUMNS,
-  LINE_ORDER,
-  type LineRow,
-  type LineSize,
-  listed,
-  listedInOrder,
-  type Ranks,
-  STATUS_COLUMNS,
-  type StatusRow,
-  statusView,
-} from '../line-rows.js';
+import type { WaitlistSettings } from '../../domain/settings.js';
 import { countEach, countsAtMost } from '../range-counts.js';
+import { type LineEngine, listPage, PREFIX, prefixRows, TIES } from '../statements/line.js';
+import { LINE_COLUMNS, type LineRow, type LineSize, listed, type Ranks } from '../statements/line-rows.js';
 import type { Connection } from './connection.js';
-import { lastSeq } from './subscribers.js';
+import { sqlite } from './dialect.js';
+import { insertOrMatchSubscriber, lastSeq } from './subscribers.js';
 import { indexable, trigramQuery, trigramSample } from './trigrams.js';
 
-async function lineSize(db: Connection, waitlistId: string): Promise<LineSize> {
+/** The line's size: how many joined, read off the rows (see subscribers.ts), and the waitlist's counters. */
+export async function lineSize(db: Connection, waitlistId: string): Promise<LineSize> {
   const row = await db.get<LineSize>(
-    `SELECT ${lastSeq('?1')} AS joined,
-            (SELECT admitted_count + erased_count FROM waitlists WHERE id = ?1) AS removed`,
+    `SELECT ${lastSeq('?1')} AS joined, admitted_count + erased_count AS removed, admitted_count AS admitted
+       FROM waitlists WHERE id = ?1`,
     [waitlistId],
   );
-  return { joined: row?.joined ?? 0, removed: row?.removed ?? 0 };
+  return { joined: row?.joined ?? 0, removed: row?.removed ?? 0, admitted: row?.admitted ?? 0 };
 }
 
-/** For each threshold t, how many rows of `kind` have their column at most t (see ../range-counts.ts). */
-const PREFIX = {
-  // Waiting referrers, by rank key.
-  rank: {
-    from: 'subscribers INDEXED BY subscribers_referrers_rank',
-    where: 'referral_count > 0 AND admitted_us IS NULL',
-    column: 'rank_key',
-  },
-  // Rows out of join order, by seq: referrers and admitted.
-  displaced: {
-    from: 'subscribers INDEXED BY subscribers_displaced_seq',
-    where: '(referral_count > 0 OR admitted_us IS NOT NULL)',
-    column: 'seq',
-  },
-  // Erased rows, by seq.
-  erased: { from: 'erased_seqs', where: '1', column: 'seq' },
-} as const;
-
+/**
+ * For each threshold t, how many rows of `kind` have their column at most t: one statement, a
+ * subquery per range (see ../range-counts.ts).
+ */
 function prefixCounts(
   db: Connection,
   waitlistId: string,
   kind: keyof typeof PREFIX,
   thresholds: readonly number[],
 ): Promise<(t: number) => number> {
-  const { from, where, column } = PREFIX[kind];
+  const { column } = PREFIX[kind];
   return countsAtMost(thresholds, (ranges) =>
     countEach(
       db,
       ranges.map(
         (_, i) =>
-          `SELECT count(*) FROM ${from}
-             WHERE waitlist_id = ?1 AND ${where} AND ${column} > ?${2 * i + 2} AND ${column} <= ?${2 * i + 3}`,
+          `SELECT count(*) FROM ${prefixRows(sqlite, kind)}
+             AND ${column} > ?${2 * i + 2} AND ${column} <= ?${2 * i + 3}`,
       ),
       [waitlistId, ...ranges.flatMap((r) => [r.after, r.upTo])],
     ),
@@ -101,67 +73,33 @@ export async function positionsOf(
   return Promise.all(
     rows.map(async (row) => {
       if (row.referral_count === 0) return nonReferrerPosition(row.seq, counts);
-      const ties = await db.get<{ n: number }>(
-        `SELECT count(*) AS n FROM subscribers INDEXED BY subscribers_referrers_rank
-          WHERE waitlist_id = ?1 AND referral_count > 0 AND admitted_us IS NULL AND rank_key = ?2
-            AND (referral_count > ?3 OR (referral_count = ?3 AND seq < ?4))`,
-        [waitlistId, row.rank_key, row.referral_count, row.seq],
-      );
+      const ties = await db.get<{ n: number }>(TIES(sqlite), [
+        waitlistId,
+        row.rank_key,
+        row.referral_count,
+        row.seq,
+      ]);
       return referrerPosition(row.rank_key, counts, ties?.n ?? 0);
     }),
   );
 }
 
-async function admittedCount(db: Connection, waitlistId: string): Promise<number> {
-  return (
-    (await db.get<{ n: number }>('SELECT admitted_count AS n FROM waitlists WHERE id = ?', [waitlistId]))
-      ?.n ?? 0
-  );
-}
-
 /**
- * A page of the waitlist: the line in position order (`waiting`), or those let in, newest
- * admission first (`admitted`); optionally filtered by a literal substring of the email.
+ * A page of the waitlist (see `listPage`), searched through the plan given (the server's is
+ * `auto`; tests and benchmarks name one).
  */
-export async function listSubscribers(
+export function listSubscribers(
   db: Connection,
   waitlistId: string,
   settings: WaitlistSettings,
   query: PageQuery,
   plan: SearchPlan = 'auto',
 ): Promise<ListPage> {
-  const offset = (query.page - 1) * query.limit;
-  const boost = settings.referral_boost;
-  const waiting = query.status !== SubscriberStatus.admitted;
-  if (query.q !== '') return search(db, waitlistId, settings, query, offset, plan);
-  if (!waiting) {
-    const total = await admittedCount(db, waitlistId);
-    if (offset >= total) return { items: [], total };
-    const rows = await db.all<LineRow>(
-      `SELECT ${LINE_COLUMNS} FROM subscribers INDEXED BY subscribers_admitted
-        WHERE waitlist_id = ? AND admitted_us IS NOT NULL ORDER BY admitted_us DESC LIMIT ? OFFSET ?`,
-      [waitlistId, query.limit, offset],
-    );
-    return { items: rows.map((row) => listed(row, null, settings)), total };
-  }
-  const size = await lineSize(db, waitlistId);
-  const total = size.joined - size.removed;
-  if (offset >= total) return { items: [], total };
-  // With no boost and nobody out of the line, rank keys are exactly 1..n (the boost and the keys
-  // change in one transaction), so a deep page is a seek, not a skip.
-  const rows =
-    boost === 0 && size.removed === 0
-      ? await db.all<LineRow>(
-          `SELECT ${LINE_COLUMNS} FROM subscribers INDEXED BY subscribers_line
-            WHERE waitlist_id = ? AND admitted_us IS NULL AND rank_key > ? ${LINE_ORDER} LIMIT ?`,
-          [waitlistId, offset, query.limit],
-        )
-      : await db.all<LineRow>(
-          `SELECT ${LINE_COLUMNS} FROM subscribers INDEXED BY subscribers_line
-            WHERE waitlist_id = ? AND admitted_us IS NULL ${LINE_ORDER} LIMIT ? OFFSET ?`,
-          [waitlistId, query.limit, offset],
-        );
-  return { items: rows.map((row, i) => listed(row, offset + i + 1, settings)), total };
+  const line: LineEngine<Connection> =
+    plan === 'auto'
+      ? sqliteLine
+      : { ...sqliteLine, search: (tx, id, s, q, offset) => search(tx, id, s, q, offset, plan) };
+  return listPage(db, sqlite, line, waitlistId, settings, query);
 }
 
 /**
@@ -284,73 +222,11 @@ async function search(
   };
 }
 
-/** One subscriber of the waitlist, with its position when waiting. */
-export async function getSubscriber(
-  db: Connection,
-  waitlistId: string,
-  settings: WaitlistSettings,
-  id: string,
-): Promise<ListedSubscriber | undefined> {
-  const row = await db.get<LineRow>(
-    `SELECT ${LINE_COLUMNS} FROM subscribers WHERE id = ? AND waitlist_id = ?`,
-    [id, waitlistId],
-  );
-  if (!row) return undefined;
-  const position =
-    row.admitted_us === null
-      ? ((await positionsOf(db, waitlistId, [row], settings.referral_boost))[0] ?? null)
-      : null;
-  return listed(row, position, settings);
-}
-
-export async function findByStatusToken(db: Connection, token: string): Promise<StatusView | undefined> {
-  const row = await db.get<StatusRow>(
-    `SELECT ${STATUS_COLUMNS}
-       FROM subscribers s JOIN waitlists w ON w.id = s.waitlist_id WHERE s.status_token = ?`,
-    [token],
-  );
-  if (!row) return undefined;
-  const settings = settingsFromJson(row.settings);
-  const size = await lineSize(db, row.waitlist_id);
-  const position =
-    row.admitted_us === null
-      ? ((await positionsOf(db, row.waitlist_id, [row], settings.referral_boost, size))[0] ?? null)
-      : null;
-  return statusView(row, settings, size, position);
-}
-
-/**
- * Rows of a waitlist by id (parameters: the waitlist, the ids as a JSON array). The unary plus in
- * `+waitlist_id` keeps the planner off the indexes that start with the waitlist: without
- * statistics it takes `waitlist_id = ?` for a handful of rows and walks the whole waitlist,
- * testing each row against the list (about a second at 1M rows), where looking the ids up by
- * primary key reads only their rows (a few ms for 1,000).
- */
-export const SUBSCRIBERS_BY_IDS = `SELECT ${LINE_COLUMNS} FROM subscribers
-  WHERE +waitlist_id = ? AND id IN (SELECT value FROM json_each(?))`;
-
-/** These subscribers of the waitlist, in the order given (missing ids left out). */
-export async function subscribersByIds(
-  db: Connection,
-  waitlistId: string,
-  settings: WaitlistSettings,
-  ids: readonly string[],
-): Promise<ListedSubscriber[]> {
-  const rows = await db.all<LineRow>(SUBSCRIBERS_BY_IDS, [waitlistId, JSON.stringify(ids)]);
-  return listedInOrder(ids, rows, settings, (waiting) =>
-    positionsOf(db, waitlistId, waiting, settings.referral_boost),
-  );
-}
-
-/** The id of the subscriber with this normalised email on the waitlist. */
-export async function idByEmail(
-  db: Connection,
-  waitlistId: string,
-  emailNorm: string,
-): Promise<string | undefined> {
-  const row = await db.get<{ id: string }>(
-    'SELECT id FROM subscribers WHERE waitlist_id = ? AND email_norm = ?',
-    [waitlistId, emailNorm],
-  );
-  return row?.id;
-}
+/** What SQLite does its own way with the line (see ../statements/line.ts). */
+export const sqliteLine: LineEngine<Connection> = {
+  signUp: insertOrMatchSubscriber,
+  size: lineSize,
+  positionsOf,
+  search: (db, waitlistId, settings, query, offset) =>
+    search(db, waitlistId, settings, query, offset, 'auto'),
+};

@@ -1,16 +1,24 @@
+/**
+ * SQLite's sign-up (its `LineEngine.signUp`, ../statements/line.ts, and the grouped fresh
+ * sign-ups of `Store.signUpFresh`): the hot path. The committer's single writer applies sign-ups
+ * one after another, so the next join number and time are read off the rows in the statement
+ * that writes the row. A row's `subscriber.created` event and confirmation mail are written by
+ * the schema's triggers (first-migrations.ts, steps 6 and 7), so that a sign-up, and a group of
+ * them, stays one statement with no transaction around it: written in TypeScript, they cost a
+ * statement and a transaction more on the writer's serial path.
+ */
 import { generateReferralCode, normalizeReferralCode } from '@waitlistkit/protocol';
-import { mailsAgain } from '../../domain/confirmation.js';
 import { newCapabilityToken, newId } from '../../domain/ids.js';
 import type { SignupInput, SignupResult } from '../../domain/records.js';
-import { type Credit, creditFor } from '../../domain/referrals.js';
+import { creditFor } from '../../domain/referrals.js';
 import { searchText } from '../../domain/search.js';
 import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
-import { type EventSubject, referralCredited } from '../events.js';
+import { mailAgainWhenDue } from '../statements/confirmations.js';
+import { applyCredit } from '../statements/referrals.js';
+import { redeemTokensOfMany } from '../statements/tokens.js';
 import type { FreshSignupInput, FreshSignupResult } from '../store.js';
-import type { Connection } from './connection.js';
-import { isConstraint } from './connection.js';
-import { addEvent } from './outbox.js';
-import { redeemTokensOfMany } from './tokens.js';
+import { type Connection, isConstraint } from './connection.js';
+import { sqlite } from './dialect.js';
 
 interface Facts {
   existing: string | null;
@@ -103,6 +111,7 @@ export async function insertOrMatchMany(
   // Gate tokens first, in the same transaction: a sign-up whose token was taken writes nothing.
   const taken = await redeemTokensOfMany(
     db,
+    sqlite,
     inputs.map((i) => i.tokens ?? []),
   );
   const answers = await insertOrMatchAll(
@@ -182,20 +191,6 @@ async function withFreeCode<T>(insert: (code: string) => Promise<T>): Promise<{ 
   }
 }
 
-/** Credits a referral: the referrer's count and rank move, and the event is recorded with them. */
-export async function applyCredit(
-  db: Connection,
-  credit: Credit,
-  event: EventSubject & { atMs: number },
-): Promise<void> {
-  await db.run('UPDATE subscribers SET referral_count = ?, rank_key = ? WHERE id = ?', [
-    credit.referralCount,
-    credit.rankKey,
-    credit.referrerId,
-  ]);
-  await addEvent(db, referralCredited(credit, event), event.atMs);
-}
-
 /**
  * Creates the subscriber or matches the existing one of the same normalised email. Runs inside
  * the committer's transaction, so concurrent signups are applied one after another: one row per
@@ -259,10 +254,7 @@ export async function insertOrMatchSubscriber(
       0 | 1,
       number | null,
     ];
-    if (input.confirm && unconfirmed === 1 && mailsAgain(mailedUs, nowUs)) {
-      // The update queues the mail (trigger subscribers_confirm_mail_again).
-      await db.run('UPDATE subscribers SET confirm_mailed_us = ? WHERE id = ?', [nowUs, id]);
-    }
+    if (input.confirm) await mailAgainWhenDue(db, { id, unconfirmed: unconfirmed === 1, mailedUs }, nowUs);
     return { outcome: 'matched', subscriber: { id, referral_code, status_token }, credited: undefined };
   }
   const settings: WaitlistSettings = settingsFromJson(facts.settings);

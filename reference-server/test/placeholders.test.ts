@@ -1,0 +1,29 @@
+/**
+ * The statements both stores share (src/store/statements) are written with SQLite's placeholders;
+ * PostgreSQL's connection numbers them as its own, by SQLite's rule, so one text means the same
+ * on both engines.
+ */
+import { describe, expect, it } from 'vitest';
+import { numbered } from '../src/store/postgres/connection.js';
+
+describe("PostgreSQL's numbering of SQLite's placeholders", () => {
+  it('numbers bare ones in order, and keeps the number of numbered ones', () => {
+    expect(numbered('SELECT id FROM t WHERE a = ? AND b = ?')).toBe(
+      'SELECT id FROM t WHERE a = $1 AND b = $2',
+    );
+    expect(numbered('WHERE a = ?1 AND b = ?2 AND c = ?1')).toBe('WHERE a = $1 AND b = $2 AND c = $1');
+  });
+
+  it('gives a bare one the number after the highest so far, as SQLite does', () => {
+    expect(numbered('SET x = ?2 + ?3 WHERE id IN (SELECT ?) AND y = ?2')).toBe(
+      'SET x = $2 + $3 WHERE id IN (SELECT $4) AND y = $2',
+    );
+  });
+
+  it("leaves quoted text, quoted names, comments and PostgreSQL's own placeholders alone", () => {
+    expect(numbered(`SELECT '?', 'it''s ?', "a?b", ? -- why?\n FROM t /* ?1 */ WHERE x = ?`)).toBe(
+      `SELECT '?', 'it''s ?', "a?b", $1 -- why?\n FROM t /* ?1 */ WHERE x = $2`,
+    );
+    expect(numbered('SELECT $1::bigint[]')).toBe('SELECT $1::bigint[]');
+  });
+});

@@ -3,8 +3,7 @@
  * then one commit. Gate tokens are stateless (signed); a token is redeemed, once, only when every
  * gate has passed, so the final request of a Challenge-then-PoW flow can carry both; in the
  * sign-up's own write when it is accepted, so a gated sign-up costs one statement group like any
- * other. The checks
- * both create endpoints share after their gates, and the commit, live here too.
+ * other.
  */
 import {
   type AcceptedSignup,
@@ -17,77 +16,17 @@ import {
   parsePublicSubscribeBody,
   verifyPow,
 } from '@waitlistkit/protocol';
-import { isDisposable } from '../adapters/disposable.js';
 import { countryOf } from '../adapters/geo.js';
 import { GATES_ORDER, PUBLIC_ORDER, runChecks } from '../domain/checks.js';
 import { clientKey } from '../domain/client-key.js';
-import { geoAllows } from '../domain/gates.js';
 import { isOriginAllowed } from '../domain/origins.js';
-import type { SignupRow, TokenUse, Waitlist } from '../domain/records.js';
-import type { WaitlistSettings } from '../domain/settings.js';
+import type { TokenUse, Waitlist } from '../domain/records.js';
 import { checkChallengeToken, checkPowSolution } from '../domain/tokens.js';
 import type { Context } from './context.js';
+import { acceptedBody, disposableCheck, emailThrottle, geoCheck, mxCheck } from './create-checks.js';
 import { difficultyToRedeem, issueChallenge, issuePow, recordAccepted } from './gates.js';
 import { type BodyRead, type Refusal, refusal } from './refusal.js';
 import { RememberedWaitlists } from './remembered-waitlists.js';
-
-// ------------------------------------------------------------------ shared by both create endpoints
-
-export async function emailThrottle(
-  ctx: Context,
-  waitlist: Waitlist,
-  emailNorm: string,
-): Promise<Refusal | undefined> {
-  if (!waitlist.settings.email_throttle) return undefined;
-  const taken = await ctx.limiters.email.take(
-    `${waitlist.id}|${emailNorm}`,
-    ctx.clock.now(),
-    ctx.limits.email,
-  );
-  if (taken.allowed) return undefined;
-  return refusal(
-    ErrorCode.rateLimitExceeded,
-    `Too many sign-up attempts for this email address; try again in ${taken.retryAfter} seconds.`,
-    taken.retryAfter,
-  );
-}
-
-export function disposableCheck(settings: WaitlistSettings, domain: string): Refusal | undefined {
-  return settings.block_disposable && isDisposable(domain, settings.disposable_domains)
-    ? refusal(ErrorCode.invalidEmail, 'Disposable email addresses are not accepted.')
-    : undefined;
-}
-
-export async function mxCheck(ctx: Context, enabled: boolean, domain: string): Promise<Refusal | undefined> {
-  if (!enabled) return undefined;
-  if ((await ctx.mx.check(domain)) !== 'rejects') return undefined;
-  return refusal(ErrorCode.invalidEmail, `The domain ${domain} does not accept email (it has no MX record).`);
-}
-
-export function geoCheck(settings: WaitlistSettings, country: string | undefined): Refusal | undefined {
-  if (geoAllows(settings, country)) return undefined;
-  return refusal(
-    ErrorCode.geoRestricted,
-    country
-      ? `Sign-ups from ${country} are not accepted on this waitlist.`
-      : 'Sign-ups from your location are not accepted on this waitlist.',
-  );
-}
-
-/** The 202 body: the subscriber's handles when referrals are on, empty strings otherwise. */
-export function acceptedBody(
-  subscriber: SignupRow,
-  settings: WaitlistSettings,
-  appUrl: string,
-): AcceptedSignup {
-  if (!settings.referrals) return { status: 'accepted', status_token: '', referral_code: '', status_url: '' };
-  return {
-    status: 'accepted',
-    status_token: subscriber.status_token,
-    referral_code: subscriber.referral_code,
-    status_url: `${appUrl}/s/${subscriber.status_token}`,
-  };
-}
 
 // ------------------------------------------------------------------ the public endpoint
 
@@ -241,7 +180,7 @@ export class PublicSignups {
       disposable: (s: PublicState): Stop | undefined =>
         stop(disposableCheck(waitlistOf(s).settings, bodyOf(s).email_domain)),
       mx: async (s: PublicState): Promise<Stop | undefined> =>
-        stop(await mxCheck(ctx, waitlistOf(s).settings.mx_check, bodyOf(s).email_domain)),
+        stop(await mxCheck(ctx, waitlistOf(s).settings, bodyOf(s).email_domain)),
       geo: (s: PublicState): Stop | undefined =>
         stop(geoCheck(waitlistOf(s).settings, countryOf(s.input.ip))),
     };

@@ -1,7 +1,7 @@
 import { POW_MAX_DIFFICULTY, TOKEN_TTL_MS, verifyPow } from '@waitlistkit/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { API_ACCESS_ORDER, API_CREATE_ORDER, checks, PUBLIC_ORDER, runChecks } from '../src/domain/checks.js';
+import { API_ACCESS_ORDER, API_CREATE_ORDER, checks, PUBLIC_ORDER } from '../src/domain/checks.js';
 import { parseCountry } from '../src/domain/countries.js';
 import { domainListed, geoAllows, mxAccepts } from '../src/domain/gates.js';
 import { isOriginAllowed, parseOrigin } from '../src/domain/origins.js';
@@ -333,16 +333,23 @@ describe('gate tokens', () => {
 describe('order of checks', () => {
   it('runs the checks in the contract’s order and stops at the first refusal', async () => {
     const called: string[] = [];
-    const checks = Object.fromEntries(
-      PUBLIC_ORDER.map((name) => [
-        name,
-        () => {
-          called.push(name);
-          return name === 'pow' ? { status: 428, body: {} } : undefined;
-        },
-      ]),
-    ) as Record<(typeof PUBLIC_ORDER)[number], () => { status: number; body: object } | undefined>;
-    const outcome = await runChecks(PUBLIC_ORDER, checks, {});
+    const check = (name: string) => () => {
+      called.push(name);
+      return name === 'pow' ? { stop: { status: 428, body: {} } } : undefined;
+    };
+    const walk = checks(PUBLIC_ORDER)
+      .from<object>()
+      .check('waitlist', check('waitlist'))
+      .check('origin', check('origin'))
+      .check('ip_throttle', check('ip_throttle'))
+      .check('body', check('body'))
+      .check('challenge', check('challenge'))
+      .check('pow', check('pow'))
+      .check('email_throttle', check('email_throttle'))
+      .check('disposable', check('disposable'))
+      .check('mx', check('mx'))
+      .check('geo', check('geo'));
+    const outcome = (await walk.run({})).stop;
     expect(outcome?.status).toBe(428);
     expect(called).toEqual(['waitlist', 'origin', 'ip_throttle', 'body', 'challenge', 'pow']);
     expect(API_CREATE_ORDER.indexOf('key_budget')).toBeLessThan(API_CREATE_ORDER.indexOf('plan'));

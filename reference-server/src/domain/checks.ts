@@ -130,21 +130,6 @@ export class Checks<O extends Order, Rest extends Order, In, S, A> {
   }
 }
 
-/** A check of a record run by `runChecks`, the way before the walk: undefined to go on, anything else is the answer. */
-export type Check<C, A> = (context: C) => A | undefined | Promise<A | undefined>;
-
-export async function runChecks<N extends string, C, A>(
-  order: readonly N[],
-  checks: Record<N, Check<C, A>>,
-  context: C,
-): Promise<A | undefined> {
-  for (const name of order) {
-    const answer = await checks[name](context);
-    if (answer !== undefined) return answer;
-  }
-  return undefined;
-}
-
 /** The start of a walk of `order`: `.from<State>()` names the request's state it starts from. */
 export function checks<O extends Order>(order: O): { from<In>(): Checks<O, O, In, In, never> } {
   return { from: () => new Checks(order, []) };

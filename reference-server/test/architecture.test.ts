@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
@@ -179,5 +180,60 @@ describe('the stores', () => {
         .filter((i) => adapter(i.file) && adapter(i.target) && adapter(i.file) !== adapter(i.target))
         .map((i) => `${i.file} → ${i.target}`),
     ).toEqual([]);
+  });
+});
+
+/**
+ * Every assertion of a type in a source (`x as T`, `<T>x`, `x!`; `as const` is none), as
+ * `file: expression`. A use case knows what its checks established from the types of what they
+ * returned (domain/checks.ts), so it never tells the compiler what it believes instead.
+ */
+function assertions(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    const asConst =
+      ts.isAsExpression(node) &&
+      ts.isTypeReferenceNode(node.type) &&
+      node.type.typeName.getText() === 'const';
+    if (
+      (ts.isAsExpression(node) && !asConst) ||
+      ts.isTypeAssertionExpression(node) ||
+      ts.isNonNullExpression(node)
+    )
+      found.push(`${file}: ${node.getText().replace(/\s+/g, ' ')}`);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+const assertionsIn = (dir: string) =>
+  files(join(SRC, dir)).flatMap((path) => assertions(relative(SRC, path), readFileSync(path, 'utf8')));
+
+/** The assertions app/ may make, each with why; a new one fails, and so does one no longer made. */
+const ALLOWED_ASSERTIONS = [
+  // JSON has no types: what the store keeps as text, parsed back into the shape it was written in.
+  'app/api-idempotency.ts: JSON.parse(decision.answer) as Outcome<T>',
+  "app/outbox.ts: JSON.parse(event.data ?? '{}') as { subscriber_id?: string }",
+  'app/outbox.ts: JSON.parse(d.body) as { subscriber_id: string }',
+  // Established values outside the request paths' use cases, left to the owners reshaping
+  // these modules (issue 23, items 2 and 3: the operators' services; the outbox's claim, which
+  // claims mail only when there is a mail channel). Not a precedent: delete each with its cast.
+  'app/operators.ts: (await tx.tenants.get(tenantId)) as Tenant',
+  'app/operators.ts: (await tx.tenants.get(operator.tenant_id)) as Tenant',
+  'app/operators.ts: (await tx.keys.get(key.id)) as ApiKey',
+  'app/operators.ts: (await tx.webhooks.get(endpoint.id)) as WebhookEndpoint',
+  'app/outbox.ts: this.channels.mail as MailChannel',
+];
+
+describe('use cases', () => {
+  it('finds every form of type assertion, `as const` aside (the check below would pass vacuously otherwise)', () => {
+    const text = 'const a = x as T; const b = [1] as const; const c = y!.z; const d = <T>w; // e as F';
+    expect(assertions('x.ts', text)).toEqual(['x.ts: x as T', 'x.ts: y!', 'x.ts: <T>w']);
+  });
+
+  it('assert no type of what their checks established: no `as` in app/ beyond the allowed few', () => {
+    expect(assertionsIn('app').sort()).toEqual([...ALLOWED_ASSERTIONS].sort());
   });
 });

@@ -32,9 +32,17 @@ export class RememberedWaitlists {
     if (known && waitlist && known.version > waitlist.version) return waitlist;
     this.#known.delete(id);
     if (waitlist && !waitlist.archived) {
-      if (this.#known.size >= MAX_REMEMBERED) this.#known.delete(this.#known.keys().next().value as string);
+      if (this.#known.size >= MAX_REMEMBERED) this.forgetOldest();
       this.#known.set(id, waitlist);
     }
     return waitlist;
+  }
+
+  /** A map keeps its insertion order: the first key is the one remembered longest ago. */
+  private forgetOldest(): void {
+    for (const id of this.#known.keys()) {
+      this.#known.delete(id);
+      return;
+    }
   }
 }

@@ -1,113 +1,40 @@
 /**
- * Sign-up through the public endpoint: the anti-abuse pipeline of contract §2, in its order,
+ * Sign-up through the public endpoint, and its gates: the walk of contract §2 (public-checks.ts),
  * then one commit. Gate tokens are stateless (signed); a token is redeemed, once, only when every
  * gate has passed, so the final request of a Challenge-then-PoW flow can carry both; in the
  * sign-up's own write when it is accepted, so a gated sign-up costs one statement group like any
- * other. The checks
- * both create endpoints share after their gates, and the commit, live here too.
+ * other.
  */
-import {
-  type AcceptedSignup,
-  type ChallengeRequired,
-  ErrorCode,
-  Gate,
-  type GatesResponse,
-  PUBLIC_RETRY_AFTER_SECONDS,
-  parseGatesBody,
-  parsePublicSubscribeBody,
-  verifyPow,
-} from '@waitlistkit/protocol';
-import { isDisposable } from '../adapters/disposable.js';
-import { countryOf } from '../adapters/geo.js';
-import { GATES_ORDER, PUBLIC_ORDER, runChecks } from '../domain/checks.js';
-import { clientKey } from '../domain/client-key.js';
-import { geoAllows } from '../domain/gates.js';
-import { isOriginAllowed } from '../domain/origins.js';
-import type { SignupRow, TokenUse, Waitlist } from '../domain/records.js';
-import type { WaitlistSettings } from '../domain/settings.js';
-import { checkChallengeToken, checkPowSolution } from '../domain/tokens.js';
+import type { AcceptedSignup, ChallengeRequired, GatesResponse } from '@waitlistkit/protocol';
+import type { TokenUse, Waitlist } from '../domain/records.js';
 import type { Context } from './context.js';
-import { difficultyToRedeem, issueChallenge, issuePow, recordAccepted } from './gates.js';
-import { type BodyRead, type Refusal, refusal } from './refusal.js';
+import { acceptedBody } from './create-checks.js';
+import { issueChallenge, issuePow, recordAccepted } from './gates.js';
+import {
+  type Counted,
+  type Gated,
+  NOT_FOUND,
+  newChallenge,
+  newPow,
+  originOn,
+  type PublicSignupInput,
+  type PublicWalks,
+  publicWalks,
+  type Refused,
+  type SignupFacts,
+} from './public-checks.js';
+import type { Refusal } from './refusal.js';
 import { RememberedWaitlists } from './remembered-waitlists.js';
 
-// ------------------------------------------------------------------ shared by both create endpoints
-
-export async function emailThrottle(
-  ctx: Context,
-  waitlist: Waitlist,
-  emailNorm: string,
-): Promise<Refusal | undefined> {
-  if (!waitlist.settings.email_throttle) return undefined;
-  const taken = await ctx.limiters.email.take(
-    `${waitlist.id}|${emailNorm}`,
-    ctx.clock.now(),
-    ctx.limits.email,
-  );
-  if (taken.allowed) return undefined;
-  return refusal(
-    ErrorCode.rateLimitExceeded,
-    `Too many sign-up attempts for this email address; try again in ${taken.retryAfter} seconds.`,
-    taken.retryAfter,
-  );
-}
-
-export function disposableCheck(settings: WaitlistSettings, domain: string): Refusal | undefined {
-  return settings.block_disposable && isDisposable(domain, settings.disposable_domains)
-    ? refusal(ErrorCode.invalidEmail, 'Disposable email addresses are not accepted.')
-    : undefined;
-}
-
-export async function mxCheck(ctx: Context, enabled: boolean, domain: string): Promise<Refusal | undefined> {
-  if (!enabled) return undefined;
-  if ((await ctx.mx.check(domain)) !== 'rejects') return undefined;
-  return refusal(ErrorCode.invalidEmail, `The domain ${domain} does not accept email (it has no MX record).`);
-}
-
-export function geoCheck(settings: WaitlistSettings, country: string | undefined): Refusal | undefined {
-  if (geoAllows(settings, country)) return undefined;
-  return refusal(
-    ErrorCode.geoRestricted,
-    country
-      ? `Sign-ups from ${country} are not accepted on this waitlist.`
-      : 'Sign-ups from your location are not accepted on this waitlist.',
-  );
-}
-
-/** The 202 body: the subscriber's handles when referrals are on, empty strings otherwise. */
-export function acceptedBody(
-  subscriber: SignupRow,
-  settings: WaitlistSettings,
-  appUrl: string,
-): AcceptedSignup {
-  if (!settings.referrals) return { status: 'accepted', status_token: '', referral_code: '', status_url: '' };
-  return {
-    status: 'accepted',
-    status_token: subscriber.status_token,
-    referral_code: subscriber.referral_code,
-    status_url: `${appUrl}/s/${subscriber.status_token}`,
-  };
-}
-
-// ------------------------------------------------------------------ the public endpoint
-
-export interface PublicSignupInput {
-  waitlistId: string;
-  origin: string | undefined;
-  /** The full address, for geo; the throttles count its client key (domain/client-key). */
-  ip: string | undefined;
-  /** Read only when the checks before it have passed (413/415/400 come after 404 and 429). */
-  readBody: () => Promise<BodyRead>;
-}
+export type { PublicSignupInput } from './public-checks.js';
 
 /**
  * `origin` is set once the request's Origin is known to be allowlisted: only then may the
  * answer carry CORS headers (a `failed` one included: its 500 must be readable too).
+ * `confirmEmail`: the waitlist confirms addresses, whoever this was (a fact about the waitlist,
+ * not the address).
  */
-/** `confirmEmail`: the waitlist confirms addresses (a fact about the waitlist, not about this address). */
-export type PublicSignupResult = {
-  origin?: string;
-} /** `confirmEmail`: the waitlist confirms addresses, whoever this was (a fact about the waitlist, not the address). */ & (
+export type PublicSignupResult = { origin?: string } & (
   | { kind: 'accepted'; body: AcceptedSignup; confirmEmail: boolean }
   | { kind: 'refused'; refusal: Refusal }
   | { kind: 'gate'; body: ChallengeRequired }
@@ -120,155 +47,39 @@ export type PublicGatesResult = { origin?: string } & (
   | { kind: 'failed'; error: unknown }
 );
 
-type Body = Extract<ReturnType<typeof parsePublicSubscribeBody>, { ok: true }>['value'];
-type Stop = { refusal: Refusal } | { gate: ChallengeRequired };
-
-interface PublicState {
-  input: PublicSignupInput;
-  /** As read for this request, or as remembered (see signUp). */
-  waitlist: Waitlist | undefined;
-  body?: Body;
-  /** Tokens that passed their gate, to redeem once every gate has passed. */
-  tokens: (TokenUse & { gate: 'challenge' | 'pow' })[];
-  /**
-   * Throttles that counted this request and let it through. A request decided a second time, on
-   * fresher settings, is still one attempt: it is not counted again.
-   */
-  passed: Set<'ip' | 'email'>;
-}
-
-/** A sign-up decided: written, stopped by a check, or not written because the waitlist changed. */
+/** A sign-up decided: written, stopped, or not written because the waitlist changed. */
 type Decision =
   | { kind: 'accepted'; result: PublicSignupResult }
-  | { kind: 'stopped'; stop: Stop }
-  | { kind: 'changed' };
+  | { kind: 'stopped'; stop: Refused | Gated; facts: SignupFacts }
+  | { kind: 'changed'; facts: SignupFacts };
 
-// Missing or archived waitlist, missing or refused Origin: one answer for all, by design.
-const NOT_FOUND: Stop = { refusal: refusal(ErrorCode.notFound, 'Waitlist not found.') };
+const NOTHING_COUNTED: Counted = {};
 
 export class PublicSignups {
-  private readonly checks;
   private readonly waitlists: RememberedWaitlists;
-  /** The fresh 428 for the first of `lost`, tokens that a concurrent request redeemed first. */
-  private readonly lostGate: (s: PublicState, lost: readonly string[]) => Stop | Promise<Stop>;
+  private readonly walks: PublicWalks;
 
   constructor(private readonly ctx: Context) {
     this.waitlists = new RememberedWaitlists(ctx.store);
-    const now = () => ctx.clock.now();
-    const waitlistOf = (s: PublicState) => s.waitlist as Waitlist;
-    const bodyOf = (s: PublicState) => s.body as Body;
-    const newChallenge = (waitlist: Waitlist): Stop => ({
-      gate: { status: 'challenge_required', gate: Gate.challenge, challenge: issueChallenge(ctx, waitlist) },
-    });
-    const newPow = async (s: PublicState): Promise<Stop> => ({
-      gate: {
-        status: 'challenge_required',
-        gate: Gate.pow,
-        pow: await issuePow(ctx, waitlistOf(s), s.input.ip),
-      },
-    });
-    const unused = async (id: string) => (await ctx.store.reads.tokens.used([id])).size === 0;
-    this.lostGate = (s, lost) =>
-      s.tokens.find((t) => lost.includes(t.id))?.gate === 'challenge'
-        ? newChallenge(waitlistOf(s))
-        : newPow(s);
-
-    this.checks = {
-      waitlist: (s: PublicState): Stop | undefined =>
-        s.waitlist && !s.waitlist.archived ? undefined : NOT_FOUND,
-      origin: (s: PublicState) =>
-        isOriginAllowed(s.input.origin, waitlistOf(s).settings.origins) ? undefined : NOT_FOUND,
-      ip_throttle: async (s: PublicState): Promise<Stop | undefined> => {
-        if (s.passed.has('ip')) return undefined;
-        const waitlist = waitlistOf(s);
-        const limit = { capacity: waitlist.settings.ip_limit, windowMs: 60_000 };
-        const key = `${waitlist.id}|${clientKey(s.input.ip)}`;
-        if ((await ctx.limiters.ip.take(key, now(), limit)).allowed) {
-          s.passed.add('ip');
-          return undefined;
-        }
-        return {
-          refusal: refusal(
-            ErrorCode.rateLimitExceeded,
-            `Too many sign-up attempts from this address; try again in ${PUBLIC_RETRY_AFTER_SECONDS} seconds.`,
-            PUBLIC_RETRY_AFTER_SECONDS,
-          ),
-        };
-      },
-      body: async (s: PublicState): Promise<Stop | undefined> => {
-        const raw = await s.input.readBody();
-        if (!raw.ok) return { refusal: raw.refusal };
-        const parsed = parsePublicSubscribeBody(raw.value);
-        if (!parsed.ok) return { refusal: refusal(parsed.error.code, parsed.error.message) };
-        s.body = parsed.value;
-        return undefined;
-      },
-      gates_body: async (s: PublicState): Promise<Stop | undefined> => {
-        const raw = await s.input.readBody();
-        if (!raw.ok) return { refusal: raw.refusal };
-        const parsed = parseGatesBody(raw.value);
-        return parsed.ok ? undefined : { refusal: refusal(parsed.error.code, parsed.error.message) };
-      },
-      challenge: async (s: PublicState): Promise<Stop | undefined> => {
-        const waitlist = waitlistOf(s);
-        if (!waitlist.settings.challenge) return undefined;
-        const token = s.body?.challenge_token;
-        if (token === undefined) return newChallenge(waitlist);
-        const checked = checkChallengeToken(ctx.secret, waitlist.id, token, now());
-        if (!checked.ok || !(await unused(checked.id))) return newChallenge(waitlist);
-        s.tokens.push({ gate: 'challenge', id: checked.id, expiresAt: checked.expiresAt });
-        return undefined;
-      },
-      pow: async (s: PublicState): Promise<Stop | undefined> => {
-        const waitlist = waitlistOf(s);
-        if (!waitlist.settings.pow) return undefined;
-        const pow = s.body?.pow;
-        if (pow === undefined) return newPow(s);
-        const checked = checkPowSolution(ctx.secret, waitlist.id, pow.nonce, pow.solution, now());
-        if (!checked.ok || !(await unused(checked.id))) return newPow(s);
-        // Sign-ups accepted from the address since the nonce was issued raise its price.
-        const needed = await difficultyToRedeem(ctx, waitlist, s.input.ip, checked.difficulty);
-        if (needed > checked.difficulty && !verifyPow(pow.nonce, pow.solution, needed)) return newPow(s);
-        s.tokens.push({ gate: 'pow', id: checked.id, expiresAt: checked.expiresAt });
-        return undefined;
-      },
-      email_throttle: async (s: PublicState): Promise<Stop | undefined> => {
-        if (s.passed.has('email')) return undefined;
-        const refused = await emailThrottle(ctx, waitlistOf(s), bodyOf(s).normalized_email);
-        if (!refused && waitlistOf(s).settings.email_throttle) s.passed.add('email');
-        return stop(refused);
-      },
-      disposable: (s: PublicState): Stop | undefined =>
-        stop(disposableCheck(waitlistOf(s).settings, bodyOf(s).email_domain)),
-      mx: async (s: PublicState): Promise<Stop | undefined> =>
-        stop(await mxCheck(ctx, waitlistOf(s).settings.mx_check, bodyOf(s).email_domain)),
-      geo: (s: PublicState): Stop | undefined =>
-        stop(geoCheck(waitlistOf(s).settings, countryOf(s.input.ip))),
-    };
-  }
-
-  private async redeem(s: PublicState): Promise<void> {
-    await this.ctx.store.write((tx) => tx.tokens.redeem(uses(s)));
+    this.walks = publicWalks(ctx);
   }
 
   /** What the waitlist requires before the submit (contract §16), issued now. */
   async gates(input: PublicSignupInput): Promise<PublicGatesResult> {
-    const s: PublicState = { input, waitlist: undefined, tokens: [], passed: new Set() };
-    const allowed = () => allowedOrigin(s);
+    let found: Waitlist | undefined;
     try {
-      s.waitlist = await this.waitlists.read(input.waitlistId);
-      // No check of this order answers with a gate: a stop is a refusal.
-      const stopped = (await runChecks(GATES_ORDER, this.checks, s)) as { refusal: Refusal } | undefined;
-      if (stopped) return { kind: 'refused', refusal: stopped.refusal, ...allowed() };
-      const waitlist = s.waitlist as Waitlist;
+      found = await this.waitlists.read(input.waitlistId);
+      const walked = await this.walks.gates.run({ input, found, counted: NOTHING_COUNTED });
+      if (walked.stop) return { kind: 'refused', refusal: walked.stop.refusal, origin: walked.state.origin };
+      const { waitlist, origin } = walked.state;
       const { challenge, pow } = waitlist.settings;
       const body: GatesResponse = {
         ...(challenge ? { challenge: issueChallenge(this.ctx, waitlist) } : {}),
         ...(pow ? { pow: await issuePow(this.ctx, waitlist, input.ip) } : {}),
       };
-      return { kind: 'gates', body, ...allowed() };
+      return { kind: 'gates', body, origin };
     } catch (error) {
-      return { kind: 'failed', error, ...allowed() };
+      return { kind: 'failed', error, origin: originOn(found, input.origin) };
     }
   }
 
@@ -277,39 +88,44 @@ export class PublicSignups {
    * (the hot path: no read), and on a fresh read otherwise. A decision on a remembered waitlist
    * stands only if the waitlist has not changed since: its write checks the version, and any
    * other answer waits for a fresh read that shows the same version. Otherwise the request is
-   * decided again on the fresh waitlist, as it would have been without the memory. Gated
-   * waitlists are always read fresh, since their tokens are spent by the decision.
+   * decided again on the fresh waitlist, as it would have been without the memory, and counted
+   * by the throttles that counted it the first time as the one attempt it is. Gated waitlists
+   * are always read fresh, since their tokens are spent by the decision.
    */
   async signUp(input: PublicSignupInput): Promise<PublicSignupResult> {
-    const shared = { input: { ...input, readBody: once(input.readBody) }, passed: new Set<'ip' | 'email'>() };
-    let s: PublicState = { ...shared, waitlist: undefined, tokens: [] };
+    let found: Waitlist | undefined;
     try {
+      let counted = NOTHING_COUNTED;
       const known = this.waitlists.remembered(input.waitlistId);
       if (known && !known.settings.challenge && !known.settings.pow) {
-        s.waitlist = known;
-        const first = await this.decide(s, known.version);
+        found = known;
+        const first = await this.decide({ input, found, counted }, known.version);
         if (first.kind === 'accepted') return first.result;
-        const fresh = await this.waitlists.read(input.waitlistId);
-        if (first.kind === 'stopped' && fresh?.version === known.version) return await this.answer(s, first);
-        s = { ...shared, waitlist: fresh, tokens: [] };
-      } else s.waitlist = await this.waitlists.read(input.waitlistId);
-      const decided = await this.decide(s, undefined);
+        found = await this.waitlists.read(input.waitlistId);
+        if (first.kind === 'stopped' && found?.version === known.version) return await this.answer(first);
+        counted = { ip: first.facts.ipCounted, email: first.facts.emailCounted };
+      } else found = await this.waitlists.read(input.waitlistId);
+      const decided = await this.decide({ input, found, counted }, undefined);
       // Without a version the store answers a missing waitlist, never a changed one.
       return await this.answer(
-        s,
-        decided.kind === 'changed' ? { kind: 'stopped', stop: NOT_FOUND } : decided,
+        decided.kind === 'changed'
+          ? { kind: 'stopped', stop: NOT_FOUND.stop, facts: decided.facts }
+          : decided,
       );
     } catch (error) {
-      return { kind: 'failed', error, ...allowedOrigin(s) };
+      return { kind: 'failed', error, origin: originOn(found, input.origin) };
     }
   }
 
   /** `version`: the sign-up is written only while the waitlist has it (none: whatever it has). */
-  private async decide(s: PublicState, version: number | undefined): Promise<Decision> {
-    const stopped = await runChecks(PUBLIC_ORDER, this.checks, s);
-    if (stopped) return { kind: 'stopped', stop: stopped };
-    const waitlist = s.waitlist as Waitlist;
-    const body = s.body as Body;
+  private async decide(
+    state: { input: PublicSignupInput; found: Waitlist | undefined; counted: Counted },
+    version: number | undefined,
+  ): Promise<Decision> {
+    const walked = await this.walks.signUp.run(state);
+    if (walked.stop) return { kind: 'stopped', stop: walked.stop, facts: walked.state };
+    const facts = walked.state;
+    const { waitlist, body } = facts;
     const signup = {
       waitlistId: waitlist.id,
       waitlistVersion: version,
@@ -317,7 +133,7 @@ export class PublicSignups {
       emailNorm: body.normalized_email,
       confirm: waitlist.settings.confirm_email,
     };
-    const tokens = uses(s);
+    const tokens = tokensOf(facts);
     // Gate tokens are redeemed in the sign-up's own write: one commit, like any sign-up.
     const result =
       body.referral_code === undefined
@@ -330,11 +146,15 @@ export class PublicSignups {
               this.ctx.clock.nowMicros(),
             );
           });
-    if (result.outcome === 'tokens_taken')
-      return { kind: 'stopped', stop: await this.lostGate(s, result.taken) };
-    if (result.outcome === 'waitlist_gone') return { kind: 'changed' };
+    if (result.outcome === 'tokens_taken') {
+      // A concurrent request redeemed one of the tokens first: a fresh 428 for the first of them.
+      const lost = facts.challenge && result.taken.includes(facts.challenge.id);
+      const gate = lost ? newChallenge(this.ctx, waitlist) : await newPow(this.ctx, waitlist, state.input.ip);
+      return { kind: 'stopped', stop: gate.stop, facts };
+    }
+    if (result.outcome === 'waitlist_gone') return { kind: 'changed', facts };
     // The sign-up is committed: a counter that cannot be recorded must not turn it into an error.
-    await recordAccepted(this.ctx, waitlist.id, s.input.ip).catch((error: unknown) =>
+    await recordAccepted(this.ctx, waitlist.id, state.input.ip).catch((error: unknown) =>
       this.ctx.log.error('could not count an accepted sign-up', { error: String(error) }),
     );
     return {
@@ -343,42 +163,29 @@ export class PublicSignups {
         kind: 'accepted',
         body: acceptedBody(result.subscriber, waitlist.settings, this.ctx.config.appUrl),
         confirmEmail: waitlist.settings.confirm_email,
-        ...allowedOrigin(s),
+        origin: facts.origin,
       },
     };
   }
 
-  private async answer(
-    s: PublicState,
-    decided: Exclude<Decision, { kind: 'changed' }>,
-  ): Promise<PublicSignupResult> {
+  private async answer(decided: Exclude<Decision, { kind: 'changed' }>): Promise<PublicSignupResult> {
     if (decided.kind === 'accepted') return decided.result;
-    const { stop } = decided;
-    if ('gate' in stop) return { kind: 'gate', body: stop.gate, ...allowedOrigin(s) };
+    const { stop, facts } = decided;
+    if ('gate' in stop) return { kind: 'gate', body: stop.gate, origin: facts.origin };
     // Passed gates are spent even when a later check refuses.
-    if (s.tokens.length > 0) await this.redeem(s);
-    return { kind: 'refused', refusal: stop.refusal, ...allowedOrigin(s) };
+    const tokens = tokensOf(facts);
+    if (tokens.length > 0) await this.ctx.store.write((tx) => tx.tokens.redeem(tokens));
+    return { kind: 'refused', refusal: stop.refusal, origin: facts.origin };
   }
 }
 
-/** `fn`'s first answer, for every call: a request's body can be read once. */
-function once<T>(fn: () => Promise<T>): () => Promise<T> {
-  let answer: Promise<T> | undefined;
-  return () => {
-    answer ??= fn();
-    return answer;
-  };
+/** The gate tokens that passed, in the order of their gates. */
+function tokensOf(facts: SignupFacts): TokenUse[] {
+  const tokens: TokenUse[] = [];
+  if (facts.challenge) tokens.push(facts.challenge);
+  if (facts.pow) tokens.push(facts.pow);
+  return tokens;
 }
-
-// Only past the origin check is the origin known to be allowed; never echo a refused one.
-const allowedOrigin = (s: PublicState): { origin?: string } =>
-  s.waitlist && !s.waitlist.archived && isOriginAllowed(s.input.origin, s.waitlist.settings.origins)
-    ? { origin: s.input.origin as string }
-    : {};
-
-const uses = (s: PublicState): TokenUse[] => s.tokens.map(({ id, expiresAt }) => ({ id, expiresAt }));
-
-const stop = (r: Refusal | undefined): Stop | undefined => (r ? { refusal: r } : undefined);
 
 /** The CORS preflight: the allowlisted origin, or undefined for a missing waitlist or a refused origin. */
 export async function preflightOrigin(
@@ -386,8 +193,5 @@ export async function preflightOrigin(
   waitlistId: string,
   origin: string | undefined,
 ): Promise<string | undefined> {
-  const waitlist = await ctx.store.reads.waitlists.get(waitlistId);
-  return waitlist && !waitlist.archived && isOriginAllowed(origin, waitlist.settings.origins)
-    ? origin
-    : undefined;
+  return originOn(await ctx.store.reads.waitlists.get(waitlistId), origin);
 }

@@ -7,7 +7,7 @@ import { type Request, type Response, Router } from 'express';
 import type { ApiResult } from '../app/api.js';
 import type { Container } from '../container.js';
 import { clientIp } from '../web/client-ip.js';
-import { readJsonBody } from './body.js';
+import { bodyReader } from './body.js';
 import { refusalOutcome } from './outcome.js';
 import { send } from './respond.js';
 
@@ -39,18 +39,11 @@ export function apiRouter(app: Container): Router {
     authorization: req.headers.authorization,
     waitlistId: String(req.params.waitlistId),
   });
-  // A POST's body is read once, when the use case first asks for it.
-  const post = (req: Request) => {
-    let body: ReturnType<typeof readJsonBody> | undefined;
-    return {
-      ...request(req),
-      readBody: () => {
-        body ??= readJsonBody(req);
-        return body;
-      },
-      idempotencyKey: req.get(Header.idempotencyKey),
-    };
-  };
+  const post = (req: Request) => ({
+    ...request(req),
+    readBody: bodyReader(req),
+    idempotencyKey: req.get(Header.idempotencyKey),
+  });
 
   router.get('/waitlists/:waitlistId/subscribers', async (req, res) => {
     reply(res, await app.api.list({ ...request(req), query: req.query }), 200);

@@ -52,7 +52,19 @@ function readRaw(req: IncomingMessage, limit: number): Promise<Buffer | 'too_lar
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-export async function readJsonBody(req: IncomingMessage, limit = BODY_MAX_BYTES): Promise<BodyRead> {
+/**
+ * The request's body as a use case reads it: on demand, when its checks get there, and the
+ * same answer every time it asks (a request's stream can be read only once).
+ */
+export function bodyReader(req: IncomingMessage): () => Promise<BodyRead> {
+  let body: Promise<BodyRead> | undefined;
+  return () => {
+    body ??= readJsonBody(req);
+    return body;
+  };
+}
+
+async function readJsonBody(req: IncomingMessage, limit = BODY_MAX_BYTES): Promise<BodyRead> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return tooLarge();
   const raw = await readRaw(req, limit);

@@ -8,7 +8,7 @@ import type { DatabaseHealth } from '../app/database-health.js';
 import { preflightOrigin } from '../app/signup.js';
 import type { Container } from '../container.js';
 import { clientIp } from '../web/client-ip.js';
-import { readJsonBody } from './body.js';
+import { bodyReader } from './body.js';
 import { corsHeaders, PREFLIGHT_HEADERS } from './cors.js';
 import { errorOutcome, type Outcome, refusalOutcome, unavailableOutcome } from './outcome.js';
 import { send } from './respond.js';
@@ -22,7 +22,7 @@ export function publicRouter(app: Container, health: DatabaseHealth): Router {
     waitlistId: String(req.params.waitlistId),
     origin: req.headers.origin,
     ip: clientIp(req, app.config.trustProxy),
-    readBody: () => readJsonBody(req),
+    readBody: bodyReader(req),
   });
   // Answered here, not by the app's error handler: the 500 (or 503) must carry CORS headers too.
   const failed = (res: Response, what: string, error: unknown): Outcome => {

@@ -8,7 +8,7 @@ import { TOP_REFERRERS, type WaitlistOverview } from '../../app/overview.js';
 import type { DayCount } from '../../domain/days.js';
 import type { Page } from '../../web/page.js';
 import { barChart, CHART_BOX } from '../chart.js';
-import type { Who } from '../respond.js';
+import type { SignedIn as Who } from './shell.js';
 import { dashboardPage } from './shell.js';
 import { subscriberPath, subscribersPath } from './subscribers.js';
 

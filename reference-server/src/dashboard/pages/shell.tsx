@@ -1,7 +1,13 @@
 /** The dashboard's frame: navigation, who is signed in, sign-out, and the pages' shared parts. */
 import type { ComponentChildren } from 'preact';
+import type { Acting } from '../../app/guard.js';
 import type { Operator } from '../../domain/records.js';
 import { COPY_SCRIPT, type Page, renderPage } from '../../web/page.js';
+
+/** Who is signed in: an operator acting in their tenant, and their session's CSRF token for its forms. */
+export interface SignedIn extends Acting {
+  csrf: string;
+}
 
 const CSS = `
 main { max-width: 60rem; }

@@ -6,7 +6,7 @@
 import { ADMISSION_MAX, SubscriberStatus } from '@waitlistkit/protocol';
 import type { ListedSubscriber, ListPage, Waitlist } from '../../domain/records.js';
 import type { Page } from '../../web/page.js';
-import type { Who } from '../respond.js';
+import type { SignedIn as Who } from './shell.js';
 import { Csrf, dashboardPage, FieldError, when } from './shell.js';
 
 export const subscribersPath = (waitlistId: string) => `/dashboard/waitlists/${waitlistId}/subscribers`;

@@ -4,14 +4,12 @@
  * forms; members see the same facts without them (the app refuses their posts all the same).
  */
 import { WEBHOOK_EVENT_TYPES } from '@waitlistkit/protocol';
-import type { Operators } from '../../app/operators.js';
+import type { Delivery } from '../../app/webhooks.js';
 import type { Waitlist, WebhookEndpoint } from '../../domain/records.js';
 import type { Page } from '../../web/page.js';
 import type { FieldErrors, WebhookForm } from '../forms.js';
-import type { Who } from '../respond.js';
+import type { SignedIn as Who } from './shell.js';
 import { Csrf, dashboardPage, FieldError, PostButton, ShownOnce, Table, when } from './shell.js';
-
-type Delivery = Awaited<ReturnType<Operators['deliveries']>>[number];
 
 export const webhookPath = (id: string) => `/dashboard/webhooks/${id}`;
 

@@ -60,7 +60,9 @@ export class Webhooks {
     fields: { url: string; events: readonly string[]; waitlistId: string | undefined },
   ): Promise<Result<{ endpoint: WebhookEndpoint; secret: string }>> {
     const { store, clock } = this.ctx;
-    const denied = await adminOnly(this.ctx, who, 'Only admins can create webhook endpoints.');
+    const denied = await adminOnly(this.ctx, who, 'Only admins can create webhook endpoints.', () => ({
+      action: 'webhook.create_refused',
+    }));
     if (denied) return refuse(denied);
     const { allowPrivate, resolve } = this.policy;
     const checked = checkWebhookUrl(fields.url, allowPrivate);
@@ -115,7 +117,12 @@ export class Webhooks {
   /** Deletes an endpoint of the tenant: its pending deliveries fail, its past ones stay readable. */
   async delete(who: Acting, webhookId: string): Promise<Result<WebhookEndpoint>> {
     const { store, clock } = this.ctx;
-    const denied = await adminOnly(this.ctx, who, 'Only admins can change webhook endpoints.');
+    const denied = await adminOnly(this.ctx, who, 'Only admins can change webhook endpoints.', async () => {
+      const endpoint = own(who, await store.reads.webhooks.get(webhookId));
+      return endpoint
+        ? { action: 'webhook.delete_refused', subjectId: endpoint.id, details: { url: endpoint.url } }
+        : { action: 'webhook.delete_refused' };
+    });
     if (denied) return refuse(denied);
     const endpoint = await this.get(who, webhookId);
     if (!endpoint.ok) return endpoint;
@@ -147,7 +154,12 @@ export class Webhooks {
       const endpointId = await store.reads.outbox.endpointOf(deliveryId);
       return endpointId === undefined ? undefined : own(who, await store.reads.webhooks.get(endpointId));
     };
-    const denied = await adminOnly(this.ctx, who, 'Only admins can change webhook endpoints.');
+    const denied = await adminOnly(this.ctx, who, 'Only admins can change webhook endpoints.', async () => {
+      const endpoint = await endpointOf();
+      return endpoint
+        ? { action: 'webhook.resend_refused', subjectId: deliveryId, details: { webhook_id: endpoint.id } }
+        : { action: 'webhook.resend_refused' };
+    });
     if (denied) return refuse(denied);
     const endpoint = await endpointOf();
     if (!endpoint) return refuse(notFound('delivery', deliveryId));

@@ -14,6 +14,12 @@ const ACTIONS: Record<string, string> = {
   'subscriber.admit_refused': 'was refused letting subscribers in',
   'subscriber.erased': 'erased a subscriber',
   'subscriber.erase_refused': 'was refused erasing a subscriber',
+  'webhook.created': 'added a webhook endpoint',
+  'webhook.deleted': 'deleted a webhook endpoint',
+  'webhook.resent': 'sent a delivery again',
+  'webhook.create_refused': 'was refused adding a webhook endpoint',
+  'webhook.delete_refused': 'was refused deleting a webhook endpoint',
+  'webhook.resend_refused': 'was refused sending a delivery again',
 };
 
 export interface ActivityFilterForm {

@@ -5,20 +5,36 @@
 
 import type { Resolver } from 'node:dns/promises';
 import { type Clock, systemClock } from './adapters/clock.js';
+import { createLogger } from './adapters/logger.js';
 import { dnsResolver, hostAddresses, parseDnsServers } from './adapters/resolver.js';
+import { ActivityLog } from './app/activity.js';
 import { ApiRequests } from './app/api.js';
 import { type Context, throttles } from './app/context.js';
-import { Operators, type WebhookPolicy } from './app/operators.js';
+import { ErasureCleanup } from './app/erasure-cleanup.js';
+import { Keys } from './app/keys.js';
 import { Sessions } from './app/sessions.js';
 import { PublicSignups } from './app/signup.js';
+import { Subscribers } from './app/subscribers.js';
+import { Tenants } from './app/tenants.js';
+import { Waitlists } from './app/waitlists.js';
+import { type WebhookPolicy, Webhooks } from './app/webhooks.js';
 import { DomainError } from './domain/errors.js';
 import { openPostgresStore } from './store/postgres/index.js';
 import { type Backup, backupDatabase } from './store/sqlite/backup.js';
 import { openSqliteStore } from './store/sqlite/index.js';
 import type { Store } from './store/store.js';
 
-export interface Container extends Context {
-  operators: Operators;
+/** What operators do, one service per concern, each over the guard (app/guard.ts). */
+export interface OperatorServices {
+  tenants: Tenants;
+  waitlists: Waitlists;
+  keys: Keys;
+  activity: ActivityLog;
+  subscribers: Subscribers;
+  webhooks: Webhooks;
+}
+
+export interface Container extends Context, OperatorServices {
   sessions: Sessions;
   signups: PublicSignups;
   api: ApiRequests;
@@ -78,16 +94,44 @@ export function webhookPolicy(env: Record<string, string | undefined>, resolver?
   };
 }
 
+/**
+ * The services of operators on `store`. Without a queue for erasures' cleanup (a command of the
+ * command line, which exits when done), an erasure waits for its cleanup, saying on stderr when
+ * it is late; without a policy, webhooks go to public destinations only, and no name resolves.
+ */
+export function operatorServices(
+  store: Store,
+  clock: Clock,
+  {
+    policy = { allowPrivate: false, resolve: async () => [] },
+    erasureCleanup = new ErasureCleanup(
+      store,
+      createLogger((line) => process.stderr.write(line), 'quiet'),
+      clock,
+      true,
+    ),
+  }: { policy?: WebhookPolicy; erasureCleanup?: ErasureCleanup } = {},
+): OperatorServices {
+  const base = { store, clock };
+  return {
+    tenants: new Tenants(base),
+    waitlists: new Waitlists(base),
+    keys: new Keys(base),
+    activity: new ActivityLog(base),
+    subscribers: new Subscribers({ ...base, erasureCleanup }),
+    webhooks: new Webhooks(base, policy),
+  };
+}
+
 export function createContainer(
   parts: Omit<Context, keyof ReturnType<typeof throttles>>,
   policy: WebhookPolicy,
 ): Container {
   const ctx: Context = { ...parts, ...throttles(parts.store, parts.config.keyRateLimit) };
-  const operators = new Operators(ctx.store, ctx.clock, policy, ctx.erasureCleanup);
   return {
     ...ctx,
-    operators,
-    sessions: new Sessions(ctx, operators),
+    ...operatorServices(ctx.store, ctx.clock, { policy, erasureCleanup: ctx.erasureCleanup }),
+    sessions: new Sessions(ctx),
     signups: new PublicSignups(ctx),
     api: new ApiRequests(ctx),
   };

@@ -237,3 +237,48 @@ describe('use cases', () => {
     expect(assertionsIn('app').sort()).toEqual([...ALLOWED_ASSERTIONS].sort());
   });
 });
+
+/** A file below src/ as its text, by its path below src/ (`cli/main.ts`). */
+const source = (file: string) => readFileSync(join(SRC, file), 'utf8');
+const sources = files(SRC).map((path) => relative(SRC, path));
+
+describe('refusals', () => {
+  it('are answered by each door in one place: no route of the dashboard and no command catches', () => {
+    // The dashboard's place is refusals.ts (a refusal as its page), the command line's main.ts
+    // (a refusal as its JSON error and exit code); what a route or a command gets is a value.
+    const handlers = sources.filter(
+      (f) => f.startsWith('dashboard/routes/') || f === 'cli/commands.ts' || f.startsWith('cli/commands/'),
+    );
+    expect(handlers.length).toBeGreaterThan(10);
+    expect(handlers.filter((f) => /\bcatch\s*[({]/.test(source(f)))).toEqual([]);
+  });
+
+  it('are values: no use case throws one, and no door of operators looks for a thrown one', () => {
+    const thrown = /\bthrow\s+(refuse|refusal|notFound|forbidden|featureNotAllowed|invalid|conflict)\(/;
+    expect(sources.filter((f) => floor(f) === 'app' && thrown.test(source(f)))).toEqual([]);
+    // What is thrown is a bug, a setting of the environment or the database away: the error
+    // handler's, or the command line's one place.
+    expect(
+      crossing(
+        (f) => floor(f) === 'dashboard' || (floor(f) === 'cli' && f !== 'cli/main.ts'),
+        (t) => t === 'domain/errors.ts',
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('dashboard pages', () => {
+  const dashboard = sources.filter((f) => floor(f) === 'dashboard');
+
+  it('get the signed-in operator as an argument from the session guard, never through res.locals', () => {
+    expect(dashboard.filter((f) => source(f).includes('res.locals'))).toEqual([]);
+  });
+
+  it('are made of one set of parts: every table is the shared Table', () => {
+    const pages = dashboard.filter((f) => f.startsWith('dashboard/pages/'));
+    expect(pages.length).toBeGreaterThan(5);
+    expect(pages.filter((f) => f !== 'dashboard/pages/parts.tsx' && source(f).includes('<table'))).toEqual(
+      [],
+    );
+  });
+});

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/adapters/clock.js';
 import { confirmEmail } from '../src/app/confirmations.js';
 import type { Context } from '../src/app/context.js';
-import { Operators } from '../src/app/operators.js';
-import { openStore } from '../src/container.js';
+import { must } from '../src/app/refusal.js';
+import { type OperatorServices, openStore, operatorServices } from '../src/container.js';
 import { isConfirmed, MAIL_AGAIN_AFTER_US, mailsAgain } from '../src/domain/confirmation.js';
 import { confirmationMailContent } from '../src/domain/confirmation-mail.js';
 import type { SignupRow, Waitlist } from '../src/domain/records.js';
@@ -51,13 +51,13 @@ describe('the store', () => {
   let now = Date.parse('2026-03-01T12:00:00Z');
   const clock: Clock = { now: () => now, nowMicros: () => now * 1000 };
   let store: Store;
-  let operators: Operators;
+  let operators: OperatorServices;
   let tenantId: string;
 
   beforeAll(async () => {
     store = await openStore(dir.db, { clock });
-    operators = new Operators(store, clock);
-    tenantId = (await operators.createTenant('T', 'pro')).id;
+    operators = operatorServices(store, clock);
+    tenantId = must(await operators.tenants.create('T', 'pro')).id;
   });
   afterAll(async () => {
     await store.close();
@@ -88,7 +88,9 @@ describe('the store', () => {
     (await store.reads.subscribers.get(waitlist.id, waitlist.settings, id))?.referral_count;
 
   it('queues a mail with the row, again on a re-sign-up ten minutes later, and never once confirmed', async () => {
-    const waitlist = await operators.createWaitlist(tenantId, 'Ten minutes', { confirm_email: true });
+    const waitlist = must(
+      await operators.waitlists.create({ tenantId }, 'Ten minutes', { confirm_email: true }),
+    );
     const before = await queued();
     const { id } = await signUp(waitlist, 'ten@example.com');
     expect(await queued()).toBe(before + 1);
@@ -111,11 +113,13 @@ describe('the store', () => {
   });
 
   it('credits the referrer once, on the first confirmation, while referrals are on and the referrer is there', async () => {
-    const waitlist = await operators.createWaitlist(tenantId, 'Credit', {
-      confirm_email: true,
-      referrals: true,
-      referral_boost: 2,
-    });
+    const waitlist = must(
+      await operators.waitlists.create({ tenantId }, 'Credit', {
+        confirm_email: true,
+        referrals: true,
+        referral_boost: 2,
+      }),
+    );
     await signUp(waitlist, 'first@example.com');
     const referrer = await signUp(waitlist, 'referrer@example.com');
     const friend = await signUp(waitlist, 'friend@example.com', referrer.referral_code);
@@ -140,16 +144,20 @@ describe('the store', () => {
     ]);
 
     // Referrals turned off before the stranger confirms: nothing is credited.
-    const off = await operators.updateWaitlist(waitlist.id, { patch: { referrals: false } });
+    const off = must(
+      await operators.waitlists.update({ tenantId }, waitlist.id, { patch: { referrals: false } }),
+    );
     await confirmEmail(ctx(), await tokenOf(stranger.id));
     expect(await countOf(off, referrer.id)).toBe(1);
   });
 
   it('confirms without a credit when the referrer was erased meanwhile, and not at all on an archived waitlist', async () => {
-    const waitlist = await operators.createWaitlist(tenantId, 'Erased referrer', {
-      confirm_email: true,
-      referrals: true,
-    });
+    const waitlist = must(
+      await operators.waitlists.create({ tenantId }, 'Erased referrer', {
+        confirm_email: true,
+        referrals: true,
+      }),
+    );
     const referrer = await signUp(waitlist, 'gone@example.com');
     const friend = await signUp(waitlist, 'left@example.com', referrer.referral_code);
     await store.write((tx) => tx.subscribers.erase(waitlist.id, referrer.id));
@@ -160,7 +168,7 @@ describe('the store', () => {
 
     const late = await signUp(waitlist, 'late@example.com');
     const token = await tokenOf(late.id);
-    await operators.updateWaitlist(waitlist.id, { archive: true });
+    must(await operators.waitlists.update({ tenantId }, waitlist.id, { archive: true }));
     expect(await confirmEmail(ctx(), token)).toBe(false);
   });
 });

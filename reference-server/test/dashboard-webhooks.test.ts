@@ -8,7 +8,16 @@
 import type { Tenant } from '@waitlistkit/testkit';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addOperator, Browser, type Harness, harness, ORIGIN, publicPost, until } from './helpers.js';
+import {
+  addOperator,
+  Browser,
+  type Harness,
+  harness,
+  ORIGIN,
+  PASSWORD,
+  publicPost,
+  until,
+} from './helpers.js';
 import { deliveriesUntil, receiver } from './webhook-receiver.js';
 
 // Private destinations allowed, so the receiver can be on loopback; a failed attempt is tried
@@ -282,6 +291,65 @@ describe('who may do what', () => {
     const listed = await h.cli<{ items: { id: string }[] }>(['webhook', 'list', '--tenant', t.tenantId]);
     expect(listed.items.map((e) => e.id)).toEqual([hook.id]);
     expect(at('/seen')).toHaveLength(1);
+  });
+
+  it("logs members' refused create, delete and send again, naming the endpoint and delivery only when theirs", async () => {
+    const { t, hook, deliveryId } = await deliveredOnce('/watched');
+    const theirs = await deliveredOnce('/elsewhere');
+    const email = 'watcher@team.example';
+    const { id: memberId } = await h.cli<{ id: string }>([
+      'operator',
+      'create',
+      '--tenant',
+      t.tenantId,
+      '--email',
+      email,
+      '--role',
+      'member',
+      '--password',
+      PASSWORD,
+    ]);
+    const member = await signedIn(h, email);
+    const _csrf = Browser.csrf((await member.get('/dashboard/webhooks')).html);
+    for (const path of [
+      '/dashboard/webhooks',
+      `/dashboard/webhooks/${hook.id}/delete`,
+      `/dashboard/webhooks/${hook.id}/deliveries/${deliveryId}/resend`,
+      `/dashboard/webhooks/${theirs.hook.id}/delete`,
+      `/dashboard/webhooks/${hook.id}/deliveries/${theirs.deliveryId}/resend`,
+    ]) {
+      expect((await member.post(path, { _csrf, url: `${r.url}/sneaky` })).res.status, path).toBe(403);
+    }
+    // The command line acts as the operator it names: refused and logged the same way.
+    await expect(
+      h.cli(['webhook', 'create', '--operator', memberId, '--url', `${r.url}/sneaky`]),
+    ).rejects.toThrow(/"forbidden"/);
+
+    type Entry = { action: string; actor: { name: string }; subject_id: string | null; details: unknown };
+    const log = await h.cli<{ items: Entry[] }>(['activity', '--tenant', t.tenantId]);
+    const refused = log.items.filter((e) => e.action.startsWith('webhook.') && e.action.endsWith('_refused'));
+    expect(refused.every((e) => e.actor.name === email)).toBe(true);
+    // Newest first; another tenant's endpoint and delivery are named by nothing.
+    expect(refused.map((e) => [e.action, e.subject_id, e.details])).toEqual([
+      ['webhook.create_refused', null, { reason: 'forbidden' }],
+      ['webhook.resend_refused', null, { reason: 'forbidden' }],
+      ['webhook.delete_refused', null, { reason: 'forbidden' }],
+      ['webhook.resend_refused', deliveryId, { webhook_id: hook.id, reason: 'forbidden' }],
+      ['webhook.delete_refused', hook.id, { url: `${r.url}/watched`, reason: 'forbidden' }],
+      ['webhook.create_refused', null, { reason: 'forbidden' }],
+    ]);
+    const page = text((await member.get('/dashboard/activity')).html);
+    for (const what of [
+      'adding a webhook endpoint',
+      'deleting a webhook endpoint',
+      'sending a delivery again',
+    ])
+      expect(page).toContain(`${email} (operator) was refused ${what}`);
+
+    const theirLog = await h.cli<{ items: Entry[] }>(['activity', '--tenant', theirs.t.tenantId]);
+    expect(theirLog.items.filter((e) => e.actor.name === email)).toEqual([]);
+    const listed = await h.cli<{ items: { id: string }[] }>(['webhook', 'list', '--tenant', t.tenantId]);
+    expect(listed.items.map((e) => e.id)).toEqual([hook.id]);
   });
 
   it('knows no endpoint or delivery of another tenant: 404, and nothing changes', async () => {

@@ -10,8 +10,9 @@ import type { Clock } from '../src/adapters/clock.js';
 import { ApiRequests } from '../src/app/api.js';
 import { throttles } from '../src/app/context.js';
 import { ErasureCleanup } from '../src/app/erasure-cleanup.js';
-import { Operators } from '../src/app/operators.js';
-import { openStore } from '../src/container.js';
+import { acting } from '../src/app/guard.js';
+import { must } from '../src/app/refusal.js';
+import { openStore, operatorServices } from '../src/container.js';
 import { decide } from '../src/domain/idempotency.js';
 import { mentionsIn, withoutCreated, withoutErased, withoutItem } from '../src/domain/kept-answers.js';
 import { apiList, errorOf, type Harness, harness, ORIGIN, publicPost } from './helpers.js';
@@ -225,9 +226,14 @@ describe('kept answers after an erasure (contract §12, §13)', () => {
     const dir = tempDir();
     const store = await openStore(dir.db);
     try {
-      const operators = new Operators(store, { now: () => Date.now(), nowMicros: () => Date.now() * 1000 });
-      const tenant = await operators.createTenant('T', 'pro');
-      const waitlist = await operators.createWaitlist(tenant.id, 'W', { referrals: true });
+      const operators = operatorServices(store, {
+        now: () => Date.now(),
+        nowMicros: () => Date.now() * 1000,
+      });
+      const tenant = must(await operators.tenants.create('T', 'pro'));
+      const waitlist = must(
+        await operators.waitlists.create({ tenantId: tenant.id }, 'W', { referrals: true }),
+      );
       const signUp = (email: string) =>
         store.write(async (tx) => {
           const result = await tx.subscribers.signUp(
@@ -358,16 +364,16 @@ describe('expiry, with a controllable clock', () => {
     const clock: Clock = { now: () => now, nowMicros: () => now * 1000 };
     const store = await openStore(dir.db, { clock });
     try {
-      const operators = new Operators(store, clock);
-      const tenant = await operators.createTenant('T', 'pro');
-      const { operator } = await operators.createOperator({
-        tenantId: tenant.id,
-        email: 'op@example.com',
-        role: 'admin',
-        password: 'correct horse battery',
-      });
-      const waitlist = await operators.createWaitlist(tenant.id, 'W', {});
-      const { value } = await operators.createKey(operator.id, 'K', 'full');
+      const operators = operatorServices(store, clock);
+      const tenant = must(await operators.tenants.create('T', 'pro'));
+      const { operator } = must(
+        await operators.tenants.createOperator(
+          { tenantId: tenant.id },
+          { email: 'op@example.com', role: 'admin', password: 'correct horse battery' },
+        ),
+      );
+      const waitlist = must(await operators.waitlists.create({ tenantId: tenant.id }, 'W', {}));
+      const { value } = must(await operators.keys.create(acting(operator), 'K', 'full'));
       const log = { request: () => {}, info: () => {}, error: () => {} };
       const api = new ApiRequests({
         store,

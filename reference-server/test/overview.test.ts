@@ -5,9 +5,10 @@
 import { tempDir } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/adapters/clock.js';
-import { Operators } from '../src/app/operators.js';
+import { type Acting, acting } from '../src/app/guard.js';
 import { waitlistOverview } from '../src/app/overview.js';
-import { openStore } from '../src/container.js';
+import { must } from '../src/app/refusal.js';
+import { type OperatorServices, openStore, operatorServices } from '../src/container.js';
 import type { Operator, SignupRow, Waitlist } from '../src/domain/records.js';
 import type { Store } from '../src/store/store.js';
 
@@ -15,21 +16,23 @@ const dir = tempDir();
 let now = Date.parse('2026-02-13T23:59:59.999Z');
 const clock: Clock = { now: () => now, nowMicros: () => now * 1000 };
 let store: Store;
-let operators: Operators;
+let operators: OperatorServices;
 let admin: Operator;
+let asAdmin: Acting;
 let waitlist: Waitlist;
 
 beforeAll(async () => {
   store = await openStore(dir.db, { clock });
-  operators = new Operators(store, clock);
-  const tenant = await operators.createTenant('T', 'pro');
-  ({ operator: admin } = await operators.createOperator({
-    tenantId: tenant.id,
-    email: 'admin@example.com',
-    role: 'admin',
-    password: 'correct horse battery',
-  }));
-  waitlist = await operators.createWaitlist(tenant.id, 'W', { referrals: true });
+  operators = operatorServices(store, clock);
+  const tenant = must(await operators.tenants.create('T', 'pro'));
+  ({ operator: admin } = must(
+    await operators.tenants.createOperator(
+      { tenantId: tenant.id },
+      { email: 'admin@example.com', role: 'admin', password: 'correct horse battery' },
+    ),
+  ));
+  asAdmin = acting(admin);
+  waitlist = must(await operators.waitlists.create({ tenantId: tenant.id }, 'W', { referrals: true }));
 });
 afterAll(async () => {
   await store.close();
@@ -59,9 +62,9 @@ describe('waitlist overview', () => {
     const late = await signUp('late@example.com', '2026-03-15T23:59:59.999Z');
     await signUp('referred-by-late@example.com', '2026-03-15T23:59:59.999Z', late.referral_code);
 
-    await operators.erase(admin.id, waitlist.id, { id: gone.id });
+    must(await operators.subscribers.erase(asAdmin, waitlist.id, { id: gone.id }));
     // Admits the first in line: `before`.
-    await operators.admit(admin.id, waitlist.id, { count: 1 });
+    must(await operators.subscribers.admit(asAdmin, waitlist.id, { count: 1 }));
 
     now = Date.parse('2026-03-15T23:59:59.999Z');
     const overview = await waitlistOverview({ store, clock }, admin.tenant_id, waitlist.id);
@@ -91,9 +94,10 @@ describe('waitlist overview', () => {
   });
 
   it('shows a referrer that was let in with its status and no position', async () => {
-    const [admitted] = await operators.admit(admin.id, waitlist.id, {
-      subscriberIds: [(await operators.subscriber(waitlist.id, { email: 'first@example.com' })).id],
-    });
+    const first = must(await operators.subscribers.get(asAdmin, waitlist.id, { email: 'first@example.com' }));
+    const [admitted] = must(
+      await operators.subscribers.admit(asAdmin, waitlist.id, { subscriberIds: [first.subscriber.id] }),
+    );
     expect(admitted?.email).toBe('first@example.com');
     const overview = await waitlistOverview({ store, clock }, admin.tenant_id, waitlist.id);
     expect(overview?.topReferrers[0]).toMatchObject({
@@ -105,7 +109,7 @@ describe('waitlist overview', () => {
   });
 
   it('is not found for another tenant', async () => {
-    const other = await operators.createTenant('Other', 'pro');
+    const other = must(await operators.tenants.create('Other', 'pro'));
     expect(await waitlistOverview({ store, clock }, other.id, waitlist.id)).toBeUndefined();
     expect(await waitlistOverview({ store, clock }, admin.tenant_id, 'wl_missing')).toBeUndefined();
   });

@@ -5,11 +5,17 @@
  */
 import type { Waitlist } from '../domain/records.js';
 import type { Store } from '../store/store.js';
-import type { Operators } from './operators.js';
+import { acting } from './guard.js';
+import type { Keys } from './keys.js';
+import { must } from './refusal.js';
+import type { Tenants } from './tenants.js';
+import type { Waitlists } from './waitlists.js';
 
 export interface DemoDeps {
   store: Store;
-  operators: Operators;
+  tenants: Tenants;
+  waitlists: Waitlists;
+  keys: Keys;
   /** Where the API is reached, for the printed curl line. */
   baseUrl: string;
 }
@@ -20,41 +26,44 @@ export interface DemoSeed {
   announcement: string;
 }
 
+/** Refusals here would be bugs: every input is the demo's own. */
 export async function seedDemo(
-  { store, operators: admin, baseUrl }: DemoDeps,
+  { store, tenants, waitlists, keys, baseUrl }: DemoDeps,
   origin: string,
 ): Promise<DemoSeed> {
   const existing = await store.reads.meta.get('demo_waitlist_id');
   if (existing) {
-    const waitlist = await admin.waitlist(existing).catch(() => undefined);
+    const waitlist = await store.reads.waitlists.get(existing);
     // The port may differ from the first run: the demo page's origin replaces the one of an
     // earlier run (same scheme and host), so the list does not grow with every restart.
     if (waitlist && !waitlist.settings.origins.includes(origin)) {
       const host = (o: string) => `${new URL(o).protocol}//${new URL(o).hostname}`;
       const others = waitlist.settings.origins.filter((o) => host(o) !== host(origin));
-      await admin.updateWaitlist(existing, { patch: { origins: [...others, origin] } });
+      const scope = { tenantId: waitlist.tenant_id };
+      must(await waitlists.update(scope, waitlist.id, { patch: { origins: [...others, origin] } }));
     }
     return { waitlistId: waitlist?.id, created: false, announcement: '' };
   }
   if ((await store.reads.tenants.count()) > 0)
     return { waitlistId: undefined, created: false, announcement: '' };
 
-  const tenant = await admin.createTenant('Demo', 'pro');
-  const { operator, password } = await admin.createOperator({
-    tenantId: tenant.id,
-    email: 'admin@demo.example',
-    role: 'admin',
-  });
+  const tenant = must(await tenants.create('Demo', 'pro'));
+  const scope = { tenantId: tenant.id };
+  const { operator, password } = must(
+    await tenants.createOperator(scope, { email: 'admin@demo.example', role: 'admin' }),
+  );
   // What sets the product apart, on: both gates (the widget passes them while the visitor
   // types, so they cost a person nothing) and referrals that move people up.
-  const waitlist = await admin.createWaitlist(tenant.id, 'Demo waitlist', {
-    referrals: true,
-    referral_boost: 5,
-    challenge: true,
-    pow: true,
-    origins: [origin],
-  });
-  const { value } = await admin.createKey(operator.id, 'Demo backend', 'full');
+  const waitlist = must(
+    await waitlists.create(scope, 'Demo waitlist', {
+      referrals: true,
+      referral_boost: 5,
+      challenge: true,
+      pow: true,
+      origins: [origin],
+    }),
+  );
+  const { value } = must(await keys.create(acting(operator), 'Demo backend', 'full'));
   await store.write((tx) => tx.meta.putOnce('demo_waitlist_id', waitlist.id));
   const announcement = [
     '',

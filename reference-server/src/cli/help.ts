@@ -1,4 +1,4 @@
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { type OptionSpec, placeholder } from './options.js';
 
 const PROGRAM = 'waitlist-server';

@@ -4,27 +4,20 @@
  * (the same use cases as the command line); this door decides only who is asking and what page
  * to show. Sign-in is open; everything else passes the session guard first.
  */
-import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import express, { Router } from 'express';
 import type { Container } from '../container.js';
 import { clientIp } from '../web/client-ip.js';
 import { field } from './forms.js';
-import { problemPage } from './pages/errors.js';
 import { signInPage } from './pages/sign-in.js';
-import { sendPage, type Who } from './respond.js';
+import { sendPage } from './respond.js';
 import { activityRoutes } from './routes/activity.js';
 import { keyRoutes } from './routes/keys.js';
 import { overviewRoutes } from './routes/overview.js';
 import { subscriberRoutes } from './routes/subscribers.js';
 import { waitlistRoutes } from './routes/waitlists.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import {
-  currentSession,
-  endSession,
-  isSameOriginPost,
-  setSessionCookie,
-  signInToken,
-  signInTokenValid,
-} from './session.js';
+import { currentSession, endSession, setSessionCookie, signInToken, signInTokenValid } from './session.js';
+import { pagesOn } from './signed-in.js';
 
 export function dashboardRouter(app: Container): Router {
   const router = Router();
@@ -73,45 +66,22 @@ export function dashboardRouter(app: Container): Router {
 
   // ------------------------------------------------------------------ everything else needs a session
 
-  router.use(async (req: Request, res: Response, next: NextFunction) => {
-    const session = await currentSession(app, req);
-    if (!session) {
-      if (req.method === 'GET') return res.redirect(303, '/dashboard/sign-in');
-      return sendPage(
-        res,
-        problemPage(undefined, 'Signed out', 'Your session has ended. Sign in again.'),
-        401,
-      );
-    }
-    const signedIn: Who = { operator: session.operator, csrf: session.csrf };
-    if (req.method === 'POST' && !isSameOriginPost(app, req, field(req.body, '_csrf'), session.csrf)) {
-      return sendPage(
-        res,
-        problemPage(
-          signedIn,
-          'Refused',
-          'This form did not come from the dashboard, so it was not carried out.',
-        ),
-        403,
-      );
-    }
-    res.locals.who = signedIn;
-    next();
-  });
+  const pages = pagesOn(app, router);
 
-  router.post('/sign-out', async (req, res) => {
+  pages.post('/sign-out', async (req, res) => {
     await endSession(app, req, res);
     res.redirect(303, '/dashboard/sign-in');
   });
 
-  router.get('/', (_req, res) => res.redirect(303, '/dashboard/waitlists'));
+  pages.get('/', (_req, res) => res.redirect(303, '/dashboard/waitlists'));
 
-  waitlistRoutes(app, router);
-  subscriberRoutes(app, router);
-  overviewRoutes(app, router);
-  keyRoutes(app, router);
-  webhookRoutes(app, router);
-  activityRoutes(app, router);
+  waitlistRoutes(app, pages);
+  subscriberRoutes(app, pages);
+  overviewRoutes(app, pages);
+  keyRoutes(app, pages);
+  webhookRoutes(app, pages);
+  activityRoutes(app, pages);
+  pages.rest();
 
   return router;
 }

@@ -1,14 +1,12 @@
 /**
- * Failures of the use cases, in words any door can show: a stable `code` and a message a person
- * can read. Where a failure concerns one input, `field` names it (a setting's key, `email`,
- * `password`), and `remedy` may name the value that fixes it; each door adds its own wording
- * around them (the command line an option name, the dashboard a form field, HTTP a status).
+ * What is thrown, in words any door can show: a stable `code` and a message a person can read.
+ * The use cases answer their refusals as values (app/refusal.ts); thrown are a setting of the
+ * environment that cannot work (`usage_error`), the database away, and the settings rules'
+ * refusals, which the use case turns into values. Where a failure concerns one input, `field`
+ * names it (a setting's key, an option), and `remedy` may name the value that fixes it.
  */
 export type ErrorKind =
   | 'invalid_request'
-  | 'not_found'
-  | 'forbidden'
-  | 'feature_not_allowed'
   | 'conflict'
   | 'usage_error'
   /** Locked by another process, or out of connections: the database is there, try again soon. */
@@ -39,10 +37,6 @@ export class DatabaseFailure extends DomainError {
   }
 }
 
-export const notFound = (what: string, id: string) =>
-  new DomainError('not_found', `No ${what} with id ${JSON.stringify(id)}.`);
-export const forbidden = (message: string) => new DomainError('forbidden', message);
-export const featureNotAllowed = (message: string) => new DomainError('feature_not_allowed', message);
 export const conflict = (message: string, field?: string, remedy?: string) =>
   new DomainError('conflict', message, field, remedy);
 export const invalid = (message: string, field?: string) =>

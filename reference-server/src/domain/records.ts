@@ -77,7 +77,10 @@ export type ActivityAction =
   | 'subscriber.erase_refused'
   | 'webhook.created'
   | 'webhook.deleted'
-  | 'webhook.resent';
+  | 'webhook.resent'
+  | 'webhook.create_refused'
+  | 'webhook.delete_refused'
+  | 'webhook.resend_refused';
 
 export type Actor = { type: 'operator' | 'key'; id: string; name: string };
 

@@ -1,6 +1,7 @@
-import type { ActivityEntry, Operator } from '../../domain/records.js';
+import type { ActivityEntry } from '../../domain/records.js';
 import type { Page } from '../../web/page.js';
-import { dashboardPage } from './shell.js';
+import { Table } from './parts.js';
+import { dashboardPage, type SignedIn } from './shell.js';
 
 const ACTIONS: Record<string, string> = {
   'key.created': 'created a key',
@@ -13,6 +14,12 @@ const ACTIONS: Record<string, string> = {
   'subscriber.admit_refused': 'was refused letting subscribers in',
   'subscriber.erased': 'erased a subscriber',
   'subscriber.erase_refused': 'was refused erasing a subscriber',
+  'webhook.created': 'added a webhook endpoint',
+  'webhook.deleted': 'deleted a webhook endpoint',
+  'webhook.resent': 'sent a delivery again',
+  'webhook.create_refused': 'was refused adding a webhook endpoint',
+  'webhook.delete_refused': 'was refused deleting a webhook endpoint',
+  'webhook.resend_refused': 'was refused sending a delivery again',
 };
 
 export interface ActivityFilterForm {
@@ -29,7 +36,7 @@ function describe(entry: ActivityEntry): string {
 }
 
 export function activityPage(
-  who: { operator: Operator; csrf: string },
+  who: SignedIn,
   entries: ActivityEntry[],
   filter: ActivityFilterForm,
   next: number | undefined,
@@ -74,42 +81,25 @@ export function activityPage(
           <button type="submit">Filter</button>
         </div>
       </form>
-      <div class="table-wrap">
-        <table>
-          <caption>Newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">Subject</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.length === 0 ? (
-              <tr>
-                <td colSpan={4}>Nothing recorded.</td>
-              </tr>
-            ) : (
-              entries.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <time dateTime={e.at}>{e.at.slice(0, 19).replace('T', ' ')}</time>
-                  </td>
-                  <td>
-                    {e.actor.name}{' '}
-                    <span class="muted">({e.actor.type === 'key' ? 'API key' : 'operator'})</span>
-                  </td>
-                  <td>{describe(e)}</td>
-                  <td>
-                    <code>{e.subject_id ?? '—'}</code>
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        caption="Newest first"
+        columns={['When', 'Who', 'What', 'Subject']}
+        empty="Nothing recorded."
+        rows={entries.map((e) => (
+          <tr key={e.id}>
+            <td>
+              <time dateTime={e.at}>{e.at.slice(0, 19).replace('T', ' ')}</time>
+            </td>
+            <td>
+              {e.actor.name} <span class="muted">({e.actor.type === 'key' ? 'API key' : 'operator'})</span>
+            </td>
+            <td>{describe(e)}</td>
+            <td>
+              <code>{e.subject_id ?? '—'}</code>
+            </td>
+          </tr>
+        ))}
+      />
       {next !== undefined ? (
         <nav class="pager" aria-label="Pages">
           <span />

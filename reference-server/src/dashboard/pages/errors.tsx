@@ -1,12 +1,7 @@
-import type { Operator } from '../../domain/records.js';
 import type { Page } from '../../web/page.js';
-import { dashboardPage } from './shell.js';
+import { dashboardPage, type SignedIn } from './shell.js';
 
-export function problemPage(
-  who: { operator: Operator; csrf: string } | undefined,
-  title: string,
-  message: string,
-): Page {
+export function problemPage(who: SignedIn | undefined, title: string, message: string): Page {
   return dashboardPage(
     title,
     who,

@@ -1,19 +1,15 @@
 import { type Plan, planAllowsApi } from '@waitlistkit/protocol';
-import type { ApiKey, Operator } from '../../domain/records.js';
+import type { ApiKey } from '../../domain/records.js';
 import type { Page } from '../../web/page.js';
-import { Csrf, dashboardPage, NameField, ShownOnce } from './shell.js';
-
-interface Who {
-  operator: Operator;
-  csrf: string;
-}
+import { Csrf, NameField, ShownOnce, Table } from './parts.js';
+import { dashboardPage, type SignedIn } from './shell.js';
 
 const PRESET_LABEL = { full: 'Full access (read and write)', 'read-only': 'Read-only' } as const;
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : 'never');
 
 export function keysPage(
-  who: Who,
+  who: SignedIn,
   plan: Plan,
   keys: ApiKey[],
   form: { name?: string; error?: string } = {},
@@ -33,53 +29,34 @@ export function keysPage(
       ) : null}
       {!admin ? <p class="notice">Only admins can create or revoke keys; you can see the list.</p> : null}
       <section class="card">
-        <div class="table-wrap">
-          <table>
-            <caption>Keys of your organisation</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">State</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                {admin ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {keys.length === 0 ? (
-                <tr>
-                  <td colSpan={admin ? 7 : 6}>No keys yet.</td>
-                </tr>
-              ) : (
-                keys.map((k) => (
-                  <tr key={k.id}>
-                    <td>{k.name}</td>
-                    <td>
-                      <code>{k.prefix}…</code>
-                    </td>
-                    <td>{k.scopes.join(', ')}</td>
-                    <td>{k.state === 'active' ? 'Active' : 'Revoked'}</td>
-                    <td>{day(k.created_at)}</td>
-                    <td>{day(k.last_used_at)}</td>
-                    {admin ? (
-                      <td>
-                        {k.state === 'active' ? (
-                          <a href={`/dashboard/keys/${k.id}/revoke`} aria-label={`Revoke ${k.name}`}>
-                            Revoke…
-                          </a>
-                        ) : (
-                          '—'
-                        )}
-                      </td>
-                    ) : null}
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          caption="Keys of your organisation"
+          columns={['Name', 'Prefix', 'Scopes', 'State', 'Created', 'Last used', admin && 'Actions']}
+          empty="No keys yet."
+          rows={keys.map((k) => (
+            <tr key={k.id}>
+              <td>{k.name}</td>
+              <td>
+                <code>{k.prefix}…</code>
+              </td>
+              <td>{k.scopes.join(', ')}</td>
+              <td>{k.state === 'active' ? 'Active' : 'Revoked'}</td>
+              <td>{day(k.created_at)}</td>
+              <td>{day(k.last_used_at)}</td>
+              {admin ? (
+                <td>
+                  {k.state === 'active' ? (
+                    <a href={`/dashboard/keys/${k.id}/revoke`} aria-label={`Revoke ${k.name}`}>
+                      Revoke…
+                    </a>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        />
       </section>
       {admin && allowed ? (
         <section class="card" aria-labelledby="create-key-heading">
@@ -104,7 +81,7 @@ export function keysPage(
   );
 }
 
-export function keyCreatedPage(who: Who, key: ApiKey, value: string): Page {
+export function keyCreatedPage(who: SignedIn, key: ApiKey, value: string): Page {
   return dashboardPage(
     'Key created',
     who,
@@ -121,7 +98,7 @@ export function keyCreatedPage(who: Who, key: ApiKey, value: string): Page {
   );
 }
 
-export function keyGonePage(who: Who): Page {
+export function keyGonePage(who: SignedIn): Page {
   return dashboardPage(
     'Key created',
     who,
@@ -136,7 +113,7 @@ export function keyGonePage(who: Who): Page {
   );
 }
 
-export function revokePage(who: Who, key: ApiKey): Page {
+export function revokePage(who: SignedIn, key: ApiKey): Page {
   return dashboardPage(
     `Revoke ${key.name}?`,
     who,

@@ -8,8 +8,8 @@ import { TOP_REFERRERS, type WaitlistOverview } from '../../app/overview.js';
 import type { DayCount } from '../../domain/days.js';
 import type { Page } from '../../web/page.js';
 import { barChart, CHART_BOX } from '../chart.js';
-import type { Who } from '../respond.js';
-import { dashboardPage } from './shell.js';
+import { Table } from './parts.js';
+import { dashboardPage, type SignedIn } from './shell.js';
 import { subscriberPath, subscribersPath } from './subscribers.js';
 
 const people = (n: number) => `${n} ${n === 1 ? 'sign-up' : 'sign-ups'}`;
@@ -63,7 +63,7 @@ function Chart({ days }: { days: DayCount[] }) {
   );
 }
 
-export function overviewPage(who: Who, overview: WaitlistOverview): Page {
+export function overviewPage(who: SignedIn, overview: WaitlistOverview): Page {
   const { waitlist, days, topReferrers } = overview;
   const list = subscribersPath(waitlist.id);
   return dashboardPage(
@@ -97,60 +97,36 @@ export function overviewPage(who: Who, overview: WaitlistOverview): Page {
         <Chart days={days} />
         <details>
           <summary>The same numbers as a table</summary>
-          <div class="table-wrap">
-            <table>
-              <caption>Sign-ups per day (UTC)</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Day</th>
-                  <th scope="col">Sign-ups</th>
-                </tr>
-              </thead>
-              <tbody>
-                {days.map((d) => (
-                  <tr key={d.day}>
-                    <td>
-                      <time dateTime={d.day}>{d.day}</time>
-                    </td>
-                    <td>{d.count}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            caption="Sign-ups per day (UTC)"
+            columns={['Day', 'Sign-ups']}
+            rows={days.map((d) => (
+              <tr key={d.day}>
+                <td>
+                  <time dateTime={d.day}>{d.day}</time>
+                </td>
+                <td>{d.count}</td>
+              </tr>
+            ))}
+          />
         </details>
       </section>
       <section class="card" aria-labelledby="referrers-heading">
         <h2 id="referrers-heading">Top referrers</h2>
-        <div class="table-wrap">
-          <table>
-            <caption>Most credited referrals first, {TOP_REFERRERS} at most</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Referrals</th>
-                <th scope="col">Position or status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {topReferrers.length === 0 ? (
-                <tr>
-                  <td colSpan={3}>Nobody has referred anyone yet.</td>
-                </tr>
-              ) : (
-                topReferrers.map((s) => (
-                  <tr key={s.id}>
-                    <td>
-                      <a href={subscriberPath(waitlist.id, s.id)}>{s.email}</a>
-                    </td>
-                    <td>{s.referral_count}</td>
-                    <td>{s.status === SubscriberStatus.waiting ? `Position ${s.position}` : 'Admitted'}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          caption={`Most credited referrals first, ${TOP_REFERRERS} at most`}
+          columns={['Email', 'Referrals', 'Position or status']}
+          empty="Nobody has referred anyone yet."
+          rows={topReferrers.map((s) => (
+            <tr key={s.id}>
+              <td>
+                <a href={subscriberPath(waitlist.id, s.id)}>{s.email}</a>
+              </td>
+              <td>{s.referral_count}</td>
+              <td>{s.status === SubscriberStatus.waiting ? `Position ${s.position}` : 'Admitted'}</td>
+            </tr>
+          ))}
+        />
       </section>
     </>,
   );

@@ -1,7 +1,12 @@
-/** The dashboard's frame: navigation, who is signed in, sign-out, and the pages' shared parts. */
+/** The dashboard's frame: navigation, who is signed in, sign-out; the parts pages are made of are parts.tsx. */
 import type { ComponentChildren } from 'preact';
-import type { Operator } from '../../domain/records.js';
+import type { Acting } from '../../app/guard.js';
 import { COPY_SCRIPT, type Page, renderPage } from '../../web/page.js';
+
+/** Who is signed in: an operator acting in their tenant, and their session's CSRF token for its forms. */
+export interface SignedIn extends Acting {
+  csrf: string;
+}
 
 const CSS = `
 main { max-width: 60rem; }
@@ -49,7 +54,7 @@ export type Section = 'waitlists' | 'keys' | 'webhooks' | 'activity';
 
 export function dashboardPage(
   title: string,
-  who: { operator: Operator; csrf: string } | undefined,
+  who: SignedIn | undefined,
   section: Section | undefined,
   body: ComponentChildren,
 ): Page {
@@ -104,126 +109,5 @@ export function dashboardPage(
     ),
     // With no-referrer, browsers send `Origin: null` on form posts; same-origin keeps it useful.
     { css: CSS, script: COPY_SCRIPT, referrerPolicy: 'same-origin' },
-  );
-}
-
-/** A stored time as people read it, in UTC, to the minute or (for things a second apart) the second. */
-export function when(iso: string, to: 'minute' | 'second' = 'minute') {
-  return <time dateTime={iso}>{`${iso.slice(0, to === 'minute' ? 16 : 19).replace('T', ' ')} UTC`}</time>;
-}
-
-/**
- * A table as the dashboard shows them: scrolling sideways on a narrow screen, a caption, column
- * headings (a `false` one is left out), and `empty` in one row when there are no rows.
- */
-export function Table(props: {
-  caption: ComponentChildren;
-  columns: (string | false)[];
-  empty: string;
-  rows: ComponentChildren[];
-}) {
-  const columns = props.columns.filter((c): c is string => c !== false);
-  return (
-    <div class="table-wrap">
-      <table>
-        <caption>{props.caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th scope="col" key={c}>
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {props.rows.length === 0 ? (
-            <tr>
-              <td colSpan={columns.length}>{props.empty}</td>
-            </tr>
-          ) : (
-            props.rows
-          )}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** A form of one button posting to `action`: an action that needs no input but the session's token. */
-export function PostButton(props: {
-  action: string;
-  csrf: string;
-  label: string;
-  /** The button's name for assistive technology, when the label alone does not say what it acts on. */
-  name?: string;
-  kind: 'danger' | 'secondary';
-}) {
-  return (
-    <form method="post" action={props.action}>
-      <Csrf token={props.csrf} />
-      <button type="submit" class={props.kind} aria-label={props.name}>
-        {props.label}
-      </button>
-    </form>
-  );
-}
-
-/**
- * A secret on the one page that shows it: the warning, the value (always selectable; a copy
- * button once the page's script runs), and the way on.
- */
-export function ShownOnce(props: {
-  id: string;
-  warning: string;
-  label: ComponentChildren;
-  value: string;
-  copy: string;
-  copied: string;
-  done: string;
-}) {
-  return (
-    <section class="card">
-      <p class="warning">{props.warning}</p>
-      <label for={props.id}>{props.label}</label>
-      <input id={props.id} readOnly value={props.value} />
-      <p class="actions">
-        <button type="button" data-copy={props.id} data-copied={props.copied} hidden>
-          {props.copy}
-        </button>
-        <a href={props.done}>Done</a>
-      </p>
-    </section>
-  );
-}
-
-export function Csrf({ token }: { token: string }) {
-  return <input type="hidden" name="_csrf" value={token} />;
-}
-
-export function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <p id={id} class="error">
-      {message}
-    </p>
-  ) : null;
-}
-
-/** A required name input with its label and, when the last submit failed, its error. */
-export function NameField({ id, value, error }: { id: string; value: string; error: string | undefined }) {
-  return (
-    <div class="field">
-      <label for={id}>Name</label>
-      <input
-        id={id}
-        name="name"
-        required
-        maxLength={200}
-        value={value}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { Page } from '../../web/page.js';
-import { dashboardPage, FieldError } from './shell.js';
+import { FieldError } from './parts.js';
+import { dashboardPage } from './shell.js';
 
 export function signInPage(props: { token: string; email?: string; error?: string }): Page {
   return dashboardPage(

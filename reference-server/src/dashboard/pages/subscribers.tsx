@@ -6,8 +6,8 @@
 import { ADMISSION_MAX, SubscriberStatus } from '@waitlistkit/protocol';
 import type { ListedSubscriber, ListPage, Waitlist } from '../../domain/records.js';
 import type { Page } from '../../web/page.js';
-import type { Who } from '../respond.js';
-import { Csrf, dashboardPage, FieldError, when } from './shell.js';
+import { Csrf, FieldError, Notice, Table, when } from './parts.js';
+import { dashboardPage, type SignedIn } from './shell.js';
 
 export const subscribersPath = (waitlistId: string) => `/dashboard/waitlists/${waitlistId}/subscribers`;
 export const subscriberPath = (waitlistId: string, id: string) => `${subscribersPath(waitlistId)}/${id}`;
@@ -52,7 +52,7 @@ function AdmitForm({
   form,
   once,
 }: {
-  who: Who;
+  who: SignedIn;
   waitlist: Waitlist;
   form: ListView['admit'];
   once: string;
@@ -92,7 +92,7 @@ function AdmitForm({
   );
 }
 
-export function subscribersPage(who: Who, waitlist: Waitlist, result: ListPage, view: ListView): Page {
+export function subscribersPage(who: SignedIn, waitlist: Waitlist, result: ListPage, view: ListView): Page {
   const { query } = view;
   const admitted = query.status === SubscriberStatus.admitted;
   const base = subscribersPath(waitlist.id);
@@ -109,11 +109,7 @@ export function subscribersPage(who: Who, waitlist: Waitlist, result: ListPage, 
     who,
     'waitlists',
     <>
-      {view.notice ? (
-        <p class="notice" role="status">
-          {view.notice}
-        </p>
-      ) : null}
+      <Notice text={view.notice} />
       {view.admit ? (
         <p class="error" role="alert">
           Nobody was let in: {view.admit.error}
@@ -136,38 +132,28 @@ export function subscribersPage(who: Who, waitlist: Waitlist, result: ListPage, 
             </div>
           </form>
         </search>
-        <div class="table-wrap">
-          <table>
-            <caption>
+        <Table
+          caption={
+            <>
               {result.total} {query.q ? 'matching ' : ''}
               {admitted ? 'admitted ' : ''}
               {result.total === 1 ? 'subscriber' : 'subscribers'}
               {admitted ? ', newest admission first' : ''}, page {query.page} of {last}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">{admitted ? 'Admitted' : 'Position'}</th>
-                <th scope="col">Email</th>
-                <th scope="col">Referral code</th>
-                <th scope="col">Referrals</th>
-                <th scope="col">Joined</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.items.map((s) => (
-                <tr key={s.id}>
-                  <td>{admitted && s.admitted_at ? when(s.admitted_at) : s.position}</td>
-                  <td>
-                    <a href={subscriberPath(waitlist.id, s.id)}>{s.email}</a>
-                  </td>
-                  <td>{s.referral_code ? <code>{s.referral_code}</code> : '—'}</td>
-                  <td>{s.referral_count}</td>
-                  <td>{when(s.joined_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            </>
+          }
+          columns={[admitted ? 'Admitted' : 'Position', 'Email', 'Referral code', 'Referrals', 'Joined']}
+          rows={result.items.map((s) => (
+            <tr key={s.id}>
+              <td>{admitted && s.admitted_at ? when(s.admitted_at) : s.position}</td>
+              <td>
+                <a href={subscriberPath(waitlist.id, s.id)}>{s.email}</a>
+              </td>
+              <td>{s.referral_code ? <code>{s.referral_code}</code> : '—'}</td>
+              <td>{s.referral_count}</td>
+              <td>{when(s.joined_at)}</td>
+            </tr>
+          ))}
+        />
         <nav class="pager" aria-label="Pages">
           {query.page > 1 ? <a href={base + qs(query.page - 1)}>Previous page</a> : <span />}
           {query.page < last ? <a href={base + qs(query.page + 1)}>Next page</a> : <span />}
@@ -210,7 +196,12 @@ function Facts({ s }: { s: ListedSubscriber }) {
   );
 }
 
-export function subscriberPage(who: Who, waitlist: Waitlist, s: ListedSubscriber, notice?: string): Page {
+export function subscriberPage(
+  who: SignedIn,
+  waitlist: Waitlist,
+  s: ListedSubscriber,
+  notice?: string,
+): Page {
   const admin = who.operator.role === 'admin';
   const path = subscriberPath(waitlist.id, s.id);
   return dashboardPage(
@@ -218,11 +209,7 @@ export function subscriberPage(who: Who, waitlist: Waitlist, s: ListedSubscriber
     who,
     'waitlists',
     <>
-      {notice ? (
-        <p class="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <Notice text={notice} />
       <section class="card" aria-labelledby="facts-heading">
         <h2 id="facts-heading">
           Subscriber of <a href={subscribersPath(waitlist.id)}>{waitlist.name}</a>
@@ -250,7 +237,7 @@ export function subscriberPage(who: Who, waitlist: Waitlist, s: ListedSubscriber
   );
 }
 
-export function erasePage(who: Who, waitlist: Waitlist, s: ListedSubscriber): Page {
+export function erasePage(who: SignedIn, waitlist: Waitlist, s: ListedSubscriber): Page {
   const path = subscriberPath(waitlist.id, s.id);
   return dashboardPage(
     `Erase ${s.email}?`,

@@ -1,16 +1,12 @@
-import type { Operator, Waitlist } from '../../domain/records.js';
+import type { Waitlist } from '../../domain/records.js';
 import { SETTING_FIELDS, type SettingField } from '../../domain/setting-fields.js';
 import type { Page } from '../../web/page.js';
 import type { FieldErrors, FormValues } from '../forms.js';
-import { Csrf, dashboardPage, FieldError, NameField } from './shell.js';
-
-interface Who {
-  operator: Operator;
-  csrf: string;
-}
+import { Csrf, FieldError, NameField, Notice, Table } from './parts.js';
+import { dashboardPage, type SignedIn } from './shell.js';
 
 export function waitlistsPage(
-  who: Who,
+  who: SignedIn,
   waitlists: Waitlist[],
   form: { name?: string; error?: string } = {},
 ): Page {
@@ -20,41 +16,25 @@ export function waitlistsPage(
     'waitlists',
     <>
       <section class="card">
-        <div class="table-wrap">
-          <table>
-            <caption>Waitlists of your organisation</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Waitlist id</th>
-                <th scope="col">State</th>
-                <th scope="col">Subscribers</th>
-              </tr>
-            </thead>
-            <tbody>
-              {waitlists.length === 0 ? (
-                <tr>
-                  <td colSpan={4}>No waitlists yet.</td>
-                </tr>
-              ) : (
-                waitlists.map((w) => (
-                  <tr key={w.id}>
-                    <td>
-                      <a href={`/dashboard/waitlists/${w.id}`}>{w.name}</a>
-                    </td>
-                    <td>
-                      <code>{w.id}</code>
-                    </td>
-                    <td>{w.archived ? 'Archived' : 'Active'}</td>
-                    <td>
-                      <a href={`/dashboard/waitlists/${w.id}/subscribers`}>View subscribers</a>
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          caption="Waitlists of your organisation"
+          columns={['Name', 'Waitlist id', 'State', 'Subscribers']}
+          empty="No waitlists yet."
+          rows={waitlists.map((w) => (
+            <tr key={w.id}>
+              <td>
+                <a href={`/dashboard/waitlists/${w.id}`}>{w.name}</a>
+              </td>
+              <td>
+                <code>{w.id}</code>
+              </td>
+              <td>{w.archived ? 'Archived' : 'Active'}</td>
+              <td>
+                <a href={`/dashboard/waitlists/${w.id}/subscribers`}>View subscribers</a>
+              </td>
+            </tr>
+          ))}
+        />
       </section>
       <section class="card" aria-labelledby="create-heading">
         <h2 id="create-heading">Create a waitlist</h2>
@@ -129,7 +109,7 @@ export interface SetupProps {
   mailWaits?: boolean;
 }
 
-export function waitlistPage(who: Who, props: SetupProps): Page {
+export function waitlistPage(who: SignedIn, props: SetupProps): Page {
   const { waitlist } = props;
   const groups: { legend: string; keys: string[] }[] = [
     { legend: 'Referrals', keys: ['referrals', 'referral_boost'] },
@@ -196,11 +176,7 @@ export function waitlistPage(who: Who, props: SetupProps): Page {
       </section>
       <section class="card" aria-labelledby="settings-heading">
         <h2 id="settings-heading">Settings</h2>
-        {props.saved ? (
-          <p class="notice" role="status">
-            Settings saved.
-          </p>
-        ) : null}
+        <Notice text={props.saved ? 'Settings saved.' : undefined} />
         {props.mailWaits && waitlist.settings.confirm_email ? (
           <p class="error" role="alert">
             Email confirmation is on, but this server has no WAITLIST_SMTP_URL: confirmation emails wait
@@ -245,7 +221,7 @@ export function waitlistPage(who: Who, props: SetupProps): Page {
   );
 }
 
-export function archivePage(who: Who, waitlist: Waitlist): Page {
+export function archivePage(who: SignedIn, waitlist: Waitlist): Page {
   return dashboardPage(
     `Archive ${waitlist.name}?`,
     who,

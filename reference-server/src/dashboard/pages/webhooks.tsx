@@ -4,14 +4,12 @@
  * forms; members see the same facts without them (the app refuses their posts all the same).
  */
 import { WEBHOOK_EVENT_TYPES } from '@waitlistkit/protocol';
-import type { Operators } from '../../app/operators.js';
+import type { Delivery } from '../../app/webhooks.js';
 import type { Waitlist, WebhookEndpoint } from '../../domain/records.js';
 import type { Page } from '../../web/page.js';
 import type { FieldErrors, WebhookForm } from '../forms.js';
-import type { Who } from '../respond.js';
-import { Csrf, dashboardPage, FieldError, PostButton, ShownOnce, Table, when } from './shell.js';
-
-type Delivery = Awaited<ReturnType<Operators['deliveries']>>[number];
+import { Csrf, FieldError, Notice, PostButton, ShownOnce, Table, when } from './parts.js';
+import { dashboardPage, type SignedIn } from './shell.js';
 
 export const webhookPath = (id: string) => `/dashboard/webhooks/${id}`;
 
@@ -30,14 +28,6 @@ function waitlistLabel(e: WebhookEndpoint, waitlists: Waitlist[]): string {
   return waitlists.find((w) => w.id === e.waitlist_id)?.name ?? e.waitlist_id;
 }
 
-function Notice({ text }: { text: string | undefined }) {
-  return text ? (
-    <p class="notice" role="status">
-      {text}
-    </p>
-  ) : null;
-}
-
 export interface WebhooksView {
   endpoints: WebhookEndpoint[];
   waitlists: Waitlist[];
@@ -46,7 +36,7 @@ export interface WebhooksView {
   notice?: string | undefined;
 }
 
-export function webhooksPage(who: Who, view: WebhooksView): Page {
+export function webhooksPage(who: SignedIn, view: WebhooksView): Page {
   const admin = who.operator.role === 'admin';
   const { endpoints, waitlists } = view;
   return dashboardPage(
@@ -93,7 +83,7 @@ export function webhooksPage(who: Who, view: WebhooksView): Page {
   );
 }
 
-function CreateForm({ who, view }: { who: Who; view: WebhooksView }) {
+function CreateForm({ who, view }: { who: SignedIn; view: WebhooksView }) {
   const { form, errors } = view;
   return (
     <section class="card" aria-labelledby="create-webhook-heading">
@@ -156,7 +146,7 @@ function CreateForm({ who, view }: { who: Who; view: WebhooksView }) {
   );
 }
 
-export function webhookCreatedPage(who: Who, endpoint: WebhookEndpoint, secret: string): Page {
+export function webhookCreatedPage(who: SignedIn, endpoint: WebhookEndpoint, secret: string): Page {
   return dashboardPage(
     'Endpoint added',
     who,
@@ -173,7 +163,7 @@ export function webhookCreatedPage(who: Who, endpoint: WebhookEndpoint, secret: 
   );
 }
 
-export function webhookGonePage(who: Who): Page {
+export function webhookGonePage(who: SignedIn): Page {
   return dashboardPage(
     'Endpoint added',
     who,
@@ -195,7 +185,7 @@ export interface WebhookView {
   notice?: string | undefined;
 }
 
-export function webhookPage(who: Who, view: WebhookView): Page {
+export function webhookPage(who: SignedIn, view: WebhookView): Page {
   const { endpoint: e, deliveries } = view;
   // Nothing more goes to a deleted endpoint, so there is nothing to send again.
   const canResend = who.operator.role === 'admin' && e.state === 'active';

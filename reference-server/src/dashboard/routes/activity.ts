@@ -1,14 +1,14 @@
 /** The activity log, fifty entries a page, filtered by actor and kind of action. */
-import type { Router } from 'express';
 import type { Container } from '../../container.js';
 import type { ActivityFilter } from '../../domain/records.js';
 import { type ActivityFilterForm, activityPage } from '../pages/activity.js';
-import { sendPage, who } from '../respond.js';
+import { sendPage } from '../respond.js';
+import type { Pages } from '../signed-in.js';
 
 const ACTIVITY_PAGE = 50;
 
-export function activityRoutes(app: Container, router: Router): void {
-  router.get('/activity', async (req, res) => {
+export function activityRoutes(app: Container, pages: Pages): void {
+  pages.get('/activity', async (req, res, who) => {
     const form: ActivityFilterForm = {
       actor: req.query.actor === 'operator' || req.query.actor === 'key' ? req.query.actor : '',
       action: req.query.action === 'key' || req.query.action === 'subscriber' ? req.query.action : '',
@@ -21,9 +21,9 @@ export function activityRoutes(app: Container, router: Router): void {
     if (form.actor) filter.actorType = form.actor;
     if (form.action) filter.actionPrefix = `${form.action}.`;
     if (before !== undefined) filter.beforeId = before;
-    const entries = await app.operators.activity(who(res).operator.tenant_id, filter);
+    const entries = await app.activity.list(who, filter);
     const more = entries.length > ACTIVITY_PAGE;
     const shown = entries.slice(0, ACTIVITY_PAGE);
-    sendPage(res, activityPage(who(res), shown, form, more ? shown[shown.length - 1]?.id : undefined));
+    sendPage(res, activityPage(who, shown, form, more ? shown[shown.length - 1]?.id : undefined));
   });
 }

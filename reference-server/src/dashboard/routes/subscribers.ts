@@ -1,16 +1,16 @@
 /**
  * Subscribers of a waitlist: the line and the admitted list, the CSV export, one subscriber, and
- * letting people in or erasing them. Who may do what is the app's rule (`operators.admit`,
- * `operators.erase` refuse members); this door turns its answers into redirects and pages.
+ * letting people in or erasing them. Who may do what is the app's rule (`subscribers.admit`,
+ * `subscribers.erase` refuse members); this door turns its answers into redirects and pages.
  */
 import { ADMISSION_MAX, parseListQuery, SubscriberStatus } from '@waitlistkit/protocol';
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import { eachPage, listPage } from '../../app/subscribers.js';
 import type { Container } from '../../container.js';
-import { DomainError } from '../../domain/errors.js';
 import type { Waitlist } from '../../domain/records.js';
 import { csvRow } from '../csv.js';
 import { field, newFormToken, parseCount } from '../forms.js';
+import type { SignedIn } from '../pages/shell.js';
 import {
   erasePage,
   type ListView,
@@ -20,7 +20,8 @@ import {
   subscribersPath,
 } from '../pages/subscribers.js';
 import { ownWaitlist, refused } from '../refusals.js';
-import { sendPage, who } from '../respond.js';
+import { sendPage } from '../respond.js';
+import type { Pages } from '../signed-in.js';
 
 const NO_SUBSCRIBER = 'There is no such subscriber on this waitlist in your organisation.';
 
@@ -35,11 +36,17 @@ function listNotice(query: Request['query']): string | undefined {
   return `Let in ${n} ${n === 1 ? 'person' : 'people'}.`;
 }
 
-export function subscriberRoutes(app: Container, router: Router): void {
-  const { operators } = app;
+export function subscriberRoutes(app: Container, pages: Pages): void {
+  const { subscribers } = app;
   const params = (req: Request) => ({ id: req.params.id as string, sid: req.params.sid as string });
 
-  async function renderList(req: Request, res: Response, waitlist: Waitlist, extra: Partial<ListView> = {}) {
+  async function renderList(
+    req: Request,
+    res: Response,
+    who: SignedIn,
+    waitlist: Waitlist,
+    extra: Partial<ListView> = {},
+  ) {
     const parsed = parseListQuery({
       page: req.query.page,
       q: req.query.q,
@@ -51,20 +58,17 @@ export function subscriberRoutes(app: Container, router: Router): void {
       : { page: 1, limit: 50, q: '', status: SubscriberStatus.waiting as SubscriberStatus };
     const result = (await listPage(app.store, waitlist.id, query)) ?? { items: [], total: 0 };
     const view: ListView = { query, notice: listNotice(req.query), admitOnce: newFormToken(), ...extra };
-    sendPage(
-      res,
-      subscribersPage(who(res), waitlist, result, view),
-      extra.admit ? 400 : parsed.ok ? 200 : 400,
-    );
+    const status = extra.admit ? 400 : parsed.ok ? 200 : 400;
+    sendPage(res, subscribersPage(who, waitlist, result, view), status);
   }
 
-  router.get('/waitlists/:id/subscribers', async (req, res) => {
-    const waitlist = await ownWaitlist(app, res, req.params.id as string);
-    if (waitlist) await renderList(req, res, waitlist);
+  pages.get('/waitlists/:id/subscribers', async (req, res, who) => {
+    const waitlist = await ownWaitlist(app, res, who, req.params.id as string);
+    if (waitlist) await renderList(req, res, who, waitlist);
   });
 
-  router.get('/waitlists/:id/subscribers.csv', async (req, res) => {
-    const waitlist = await ownWaitlist(app, res, req.params.id as string);
+  pages.get('/waitlists/:id/subscribers.csv', async (req, res, who) => {
+    const waitlist = await ownWaitlist(app, res, who, req.params.id as string);
     if (!waitlist) return;
     const parsed = parseListQuery({ q: req.query.q });
     const q = parsed.ok ? parsed.value.q : '';
@@ -83,67 +87,52 @@ export function subscriberRoutes(app: Container, router: Router): void {
   });
 
   // "Admit the next N": the first N of the line, by position.
-  router.post('/waitlists/:id/admissions', async (req, res) => {
-    const waitlist = await ownWaitlist(app, res, req.params.id as string);
+  pages.post('/waitlists/:id/admissions', async (req, res, who) => {
+    const waitlist = await ownWaitlist(app, res, who, req.params.id as string);
     if (!waitlist) return;
     const { raw, count } = parseCount(req.body);
-    try {
-      const once = field(req.body, 'once') ?? '';
-      const items = await operators.admit(who(res).operator.id, waitlist.id, { count }, once);
-      const outcome = items === 'repeated' ? 'repeated=1' : `admitted=${items.length}`;
-      res.redirect(303, `${subscribersPath(waitlist.id)}?${outcome}`);
-    } catch (failure) {
-      if (failure instanceof DomainError && failure.code === 'invalid_request' && failure.field === 'count') {
-        // The app's words for a stale form; plainer ones than its own for a bad number.
-        const error =
-          Number.isNaN(count) || count < 1 || count > ADMISSION_MAX
-            ? `Enter a whole number from 1 to ${ADMISSION_MAX}.`
-            : failure.message;
-        return renderList(req, res, waitlist, { admit: { count: raw, error } });
-      }
-      refused(res, failure);
+    const items = await subscribers.admit(who, waitlist.id, { count }, field(req.body, 'once') ?? '');
+    if (items.ok) {
+      const outcome = items.value === 'repeated' ? 'repeated=1' : `admitted=${items.value.length}`;
+      return res.redirect(303, `${subscribersPath(waitlist.id)}?${outcome}`);
     }
+    const { refusal } = items;
+    if (refusal.code !== 'invalid_request' || refusal.field !== 'count') return refused(res, who, refusal);
+    // The app's words for a stale form; plainer ones than its own for a bad number.
+    const error =
+      Number.isNaN(count) || count < 1 || count > ADMISSION_MAX
+        ? `Enter a whole number from 1 to ${ADMISSION_MAX}.`
+        : refusal.message;
+    await renderList(req, res, who, waitlist, { admit: { count: raw, error } });
   });
 
-  router.get('/waitlists/:id/subscribers/:sid', async (req, res) => {
+  pages.get('/waitlists/:id/subscribers/:sid', async (req, res, who) => {
     const { id, sid } = params(req);
-    try {
-      const { waitlist, subscriber } = await operators.tenantSubscriber(who(res).operator, id, sid);
-      const notice = req.query.admitted === '1' ? 'Let in: they are no longer in the line.' : undefined;
-      sendPage(res, subscriberPage(who(res), waitlist, subscriber, notice));
-    } catch (failure) {
-      refused(res, failure, NO_SUBSCRIBER);
-    }
+    const found = await subscribers.get(who, id, { id: sid });
+    if (!found.ok) return refused(res, who, found.refusal, NO_SUBSCRIBER);
+    const notice = req.query.admitted === '1' ? 'Let in: they are no longer in the line.' : undefined;
+    sendPage(res, subscriberPage(who, found.value.waitlist, found.value.subscriber, notice));
   });
 
-  router.post('/waitlists/:id/subscribers/:sid/admit', async (req, res) => {
+  pages.post('/waitlists/:id/subscribers/:sid/admit', async (req, res, who) => {
     const { id, sid } = params(req);
-    try {
-      const items = await operators.admit(who(res).operator.id, id, { subscriberIds: [sid] });
-      // Nobody let in: already admitted, or not on this waitlist; the page then says which.
-      res.redirect(303, `${subscriberPath(id, sid)}${items.length > 0 ? '?admitted=1' : ''}`);
-    } catch (failure) {
-      refused(res, failure, NO_SUBSCRIBER);
-    }
+    const items = await subscribers.admit(who, id, { subscriberIds: [sid] });
+    if (!items.ok) return refused(res, who, items.refusal, NO_SUBSCRIBER);
+    // Nobody let in: already admitted, or not on this waitlist; the page then says which.
+    res.redirect(303, `${subscriberPath(id, sid)}${items.value.length > 0 ? '?admitted=1' : ''}`);
   });
 
-  router.get('/waitlists/:id/subscribers/:sid/erase', async (req, res) => {
+  pages.get('/waitlists/:id/subscribers/:sid/erase', async (req, res, who) => {
     const { id, sid } = params(req);
-    try {
-      const { waitlist, subscriber } = await operators.subscriberToErase(who(res).operator, id, sid);
-      sendPage(res, erasePage(who(res), waitlist, subscriber));
-    } catch (failure) {
-      refused(res, failure, NO_SUBSCRIBER);
-    }
+    const found = await subscribers.toErase(who, id, sid);
+    if (!found.ok) return refused(res, who, found.refusal, NO_SUBSCRIBER);
+    sendPage(res, erasePage(who, found.value.waitlist, found.value.subscriber));
   });
 
-  router.post('/waitlists/:id/subscribers/:sid/erase', async (req, res) => {
+  pages.post('/waitlists/:id/subscribers/:sid/erase', async (req, res, who) => {
     const { id, sid } = params(req);
-    try {
-      await operators.erase(who(res).operator.id, id, { id: sid });
-      res.redirect(303, `${subscribersPath(id)}?erased=1`);
-    } catch (failure) {
-      refused(res, failure, NO_SUBSCRIBER);
-    }
+    const erased = await subscribers.erase(who, id, { id: sid });
+    if (!erased.ok) return refused(res, who, erased.refusal, NO_SUBSCRIBER);
+    res.redirect(303, `${subscribersPath(id)}?erased=1`);
   });
 }

@@ -1,45 +1,39 @@
 /** Waitlists: list, create, settings, archive. Their subscribers are routes/subscribers.ts. */
-import type { Response, Router } from 'express';
 import type { Container } from '../../container.js';
-import { DomainError, storeUnavailable } from '../../domain/errors.js';
 import type { Waitlist } from '../../domain/records.js';
 import { field, parseName, parseSettingsForm, settingsValues } from '../forms.js';
 import { archivePage, waitlistPage, waitlistsPage } from '../pages/waitlists.js';
-import { ownWaitlist as own } from '../refusals.js';
-import { sendPage, who } from '../respond.js';
+import { NO_WAITLIST, ownWaitlist, refused } from '../refusals.js';
+import { sendPage } from '../respond.js';
+import type { Pages } from '../signed-in.js';
 
-export function waitlistRoutes(app: Container, router: Router): void {
-  const { operators } = app;
+export function waitlistRoutes(app: Container, pages: Pages): void {
+  const { waitlists } = app;
 
   const snippet = (waitlist: Waitlist) =>
     `<script src="${app.config.baseUrl}/widget/waitlist.js" data-waitlist-id="${waitlist.id}" data-base-url="${app.config.baseUrl}" async></script>`;
 
-  const ownWaitlist = (res: Response, id: string) => own(app, res, id);
-
-  router.get('/waitlists', async (_req, res) => {
-    sendPage(res, waitlistsPage(who(res), await operators.listWaitlists(who(res).operator.tenant_id)));
+  pages.get('/waitlists', async (_req, res, who) => {
+    sendPage(res, waitlistsPage(who, await waitlists.list(who)));
   });
 
-  router.post('/waitlists', async (req, res) => {
+  pages.post('/waitlists', async (req, res, who) => {
     const { name, error } = parseName(req.body, 'waitlist');
     if (!name) {
-      const waitlists = await operators.listWaitlists(who(res).operator.tenant_id);
-      return sendPage(
-        res,
-        waitlistsPage(who(res), waitlists, { name: field(req.body, 'name') ?? '', error }),
-        400,
-      );
+      const form = { name: field(req.body, 'name') ?? '', error };
+      return sendPage(res, waitlistsPage(who, await waitlists.list(who), form), 400);
     }
-    const waitlist = await operators.createWaitlist(who(res).operator.tenant_id, name, {});
-    res.redirect(303, `/dashboard/waitlists/${waitlist.id}`);
+    const waitlist = await waitlists.create(who, name, {});
+    if (!waitlist.ok) return refused(res, who, waitlist.refusal);
+    res.redirect(303, `/dashboard/waitlists/${waitlist.value.id}`);
   });
 
-  router.get('/waitlists/:id', async (req, res) => {
-    const waitlist = await ownWaitlist(res, req.params.id as string);
+  pages.get('/waitlists/:id', async (req, res, who) => {
+    const waitlist = await ownWaitlist(app, res, who, req.params.id as string);
     if (!waitlist) return;
     sendPage(
       res,
-      waitlistPage(who(res), {
+      waitlistPage(who, {
         waitlist,
         snippet: snippet(waitlist),
         values: settingsValues(waitlist.settings),
@@ -50,8 +44,8 @@ export function waitlistRoutes(app: Container, router: Router): void {
     );
   });
 
-  router.post('/waitlists/:id', async (req, res) => {
-    const waitlist = await ownWaitlist(res, req.params.id as string);
+  pages.post('/waitlists/:id', async (req, res, who) => {
+    const waitlist = await ownWaitlist(app, res, who, req.params.id as string);
     if (!waitlist) return;
     const form = parseSettingsForm(req.body);
     const { name, error } = parseName(req.body, 'waitlist');
@@ -60,30 +54,28 @@ export function waitlistRoutes(app: Container, router: Router): void {
     const again = (status: number, formError?: string) =>
       sendPage(
         res,
-        waitlistPage(who(res), { waitlist, snippet: snippet(waitlist), values, errors, formError }),
+        waitlistPage(who, { waitlist, snippet: snippet(waitlist), values, errors, formError }),
         status,
       );
     if (Object.keys(errors).length > 0) return again(400);
-    try {
-      await operators.updateWaitlist(waitlist.id, { name, patch: form.patch });
-    } catch (failure) {
-      if (!(failure instanceof DomainError) || storeUnavailable(failure)) throw failure;
+    const saved = await waitlists.update(who, waitlist.id, { name, patch: form.patch });
+    if (!saved.ok) {
       // A rule across fields (geo allow or deny): shown beside the field it names, and above the form.
-      if (failure.field) errors[failure.field] = failure.message;
-      return again(400, failure.message);
+      const { field: named, message } = saved.refusal;
+      if (named) errors[named] = message;
+      return again(400, message);
     }
     res.redirect(303, `/dashboard/waitlists/${waitlist.id}?saved=1`);
   });
 
-  router.get('/waitlists/:id/archive', async (req, res) => {
-    const waitlist = await ownWaitlist(res, req.params.id as string);
-    if (waitlist) sendPage(res, archivePage(who(res), waitlist));
+  pages.get('/waitlists/:id/archive', async (req, res, who) => {
+    const waitlist = await ownWaitlist(app, res, who, req.params.id as string);
+    if (waitlist) sendPage(res, archivePage(who, waitlist));
   });
 
-  router.post('/waitlists/:id/archive', async (req, res) => {
-    const waitlist = await ownWaitlist(res, req.params.id as string);
-    if (!waitlist) return;
-    await operators.updateWaitlist(waitlist.id, { archive: true });
-    res.redirect(303, `/dashboard/waitlists/${waitlist.id}`);
+  pages.post('/waitlists/:id/archive', async (req, res, who) => {
+    const archived = await waitlists.update(who, req.params.id as string, { archive: true });
+    if (!archived.ok) return refused(res, who, archived.refusal, NO_WAITLIST);
+    res.redirect(303, `/dashboard/waitlists/${archived.value.id}`);
   });
 }

@@ -1,14 +1,14 @@
 /**
  * Webhook endpoints (contract §14): list, create (the signing secret shown once), delete, and an
- * endpoint's deliveries with "send again". Who may do what is the app's rule (`createWebhook`,
- * `deleteWebhook` and `resend` refuse members; any operator of the tenant may look); this door
- * turns its answers into redirects and pages.
+ * endpoint's deliveries with "send again". Who may do what is the app's rule (`create`, `delete`
+ * and `resend` refuse members; any operator of the tenant may look); this door turns its answers
+ * into redirects and pages.
  */
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import { holdReveal, takeReveal } from '../../app/reveals.js';
 import type { Container } from '../../container.js';
-import { DomainError } from '../../domain/errors.js';
 import { type FieldErrors, type WebhookForm, webhookForm } from '../forms.js';
+import type { SignedIn } from '../pages/shell.js';
 import {
   webhookCreatedPage,
   webhookGonePage,
@@ -16,8 +16,9 @@ import {
   webhookPath,
   webhooksPage,
 } from '../pages/webhooks.js';
-import { refused } from '../refusals.js';
-import { sendPage, who } from '../respond.js';
+import { NO_WAITLIST, refused } from '../refusals.js';
+import { sendPage } from '../respond.js';
+import type { Pages } from '../signed-in.js';
 
 const NO_ENDPOINT = 'There is no such webhook endpoint in your organisation.';
 const EMPTY_FORM: WebhookForm = { url: '', events: [], waitlist: '' };
@@ -29,91 +30,75 @@ function noticeOf(query: Request['query']): string | undefined {
   return undefined;
 }
 
-export function webhookRoutes(app: Container, router: Router): void {
-  const { operators } = app;
-  const waitlistsOf = (res: Response) => operators.listWaitlists(who(res).operator.tenant_id);
+export function webhookRoutes(app: Container, pages: Pages): void {
+  const { webhooks, waitlists } = app;
 
   async function renderList(
     req: Request,
     res: Response,
+    who: SignedIn,
     form: WebhookForm = EMPTY_FORM,
     errors: FieldErrors = {},
   ) {
-    const [endpoints, waitlists] = await Promise.all([
-      operators.listWebhooks(who(res).operator.tenant_id),
-      waitlistsOf(res),
-    ]);
-    const notice = noticeOf(req.query);
-    const status = Object.keys(errors).length > 0 ? 400 : 200;
-    sendPage(res, webhooksPage(who(res), { endpoints, waitlists, form, errors, notice }), status);
+    const [endpoints, listed] = await Promise.all([webhooks.list(who), waitlists.list(who)]);
+    const view = { endpoints, waitlists: listed, form, errors, notice: noticeOf(req.query) };
+    sendPage(res, webhooksPage(who, view), Object.keys(errors).length > 0 ? 400 : 200);
   }
 
-  router.get('/webhooks', (req, res) => renderList(req, res));
+  pages.get('/webhooks', (req, res, who) => renderList(req, res, who));
 
-  router.post('/webhooks', async (req, res) => {
+  pages.post('/webhooks', async (req, res, who) => {
     const form = webhookForm(req.body);
-    try {
-      const { operator } = who(res);
-      const { endpoint, secret } = await operators.createWebhook(operator.id, {
-        url: form.url.trim(),
-        events: form.events,
-        waitlistId: form.waitlist === '' ? undefined : form.waitlist,
-      });
-      const reveal = await holdReveal(app, operator.id, endpoint.id, secret);
-      res.redirect(303, `/dashboard/webhooks/created/${reveal}`);
-    } catch (failure) {
-      // The app's reason for a bad URL or event goes beside that field; a blank URL gets plainer
-      // words than the app's "is not a URL".
-      if (failure instanceof DomainError && failure.code === 'invalid_request' && failure.field) {
-        const message =
-          failure.field === 'url' && form.url.trim() === ''
-            ? 'Enter the URL to send events to.'
-            : failure.message;
-        return renderList(req, res, form, { [failure.field]: message });
-      }
-      refused(res, failure, 'There is no such waitlist in your organisation.');
+    const created = await webhooks.create(who, {
+      url: form.url.trim(),
+      events: form.events,
+      waitlistId: form.waitlist === '' ? undefined : form.waitlist,
+    });
+    if (created.ok) {
+      const { endpoint, secret } = created.value;
+      const reveal = await holdReveal(app, who.operator.id, endpoint.id, secret);
+      return res.redirect(303, `/dashboard/webhooks/created/${reveal}`);
     }
+    const { refusal } = created;
+    // The app's reason for a bad URL or event goes beside that field; a blank URL gets plainer
+    // words than the app's "is not a URL".
+    if (refusal.code === 'invalid_request' && refusal.field) {
+      const blank = refusal.field === 'url' && form.url.trim() === '';
+      const message = blank ? 'Enter the URL to send events to.' : refusal.message;
+      return renderList(req, res, who, form, { [refusal.field]: message });
+    }
+    refused(res, who, refusal, NO_WAITLIST);
   });
 
-  router.get('/webhooks/created/:reveal', async (req, res) => {
-    const shown = await takeReveal(app, who(res).operator.id, req.params.reveal as string);
+  pages.get('/webhooks/created/:reveal', async (req, res, who) => {
+    const shown = await takeReveal(app, who.operator.id, req.params.reveal as string);
     // Among the tenant's live endpoints: another tenant's, or one deleted since, is gone too.
-    const endpoint =
-      shown && (await operators.listWebhooks(who(res).operator.tenant_id)).find((e) => e.id === shown.id);
-    if (!shown || !endpoint) return sendPage(res, webhookGonePage(who(res)), 410);
-    sendPage(res, webhookCreatedPage(who(res), endpoint, shown.secret));
+    const endpoint = shown && (await webhooks.list(who)).find((e) => e.id === shown.id);
+    if (!shown || !endpoint) return sendPage(res, webhookGonePage(who), 410);
+    sendPage(res, webhookCreatedPage(who, endpoint, shown.secret));
   });
 
-  router.get('/webhooks/:id', async (req, res) => {
-    try {
-      const endpoint = await operators.tenantWebhook(who(res).operator, req.params.id as string);
-      const [deliveries, waitlists] = await Promise.all([
-        operators.deliveries(endpoint.id, undefined),
-        waitlistsOf(res),
-      ]);
-      sendPage(res, webhookPage(who(res), { endpoint, waitlists, deliveries, notice: noticeOf(req.query) }));
-    } catch (failure) {
-      refused(res, failure, NO_ENDPOINT);
-    }
+  pages.get('/webhooks/:id', async (req, res, who) => {
+    const [found, listed] = await Promise.all([
+      webhooks.deliveries(who, req.params.id as string),
+      waitlists.list(who),
+    ]);
+    if (!found.ok) return refused(res, who, found.refusal, NO_ENDPOINT);
+    sendPage(res, webhookPage(who, { ...found.value, waitlists: listed, notice: noticeOf(req.query) }));
   });
 
-  router.post('/webhooks/:id/delete', async (req, res) => {
-    try {
-      await operators.deleteWebhook(who(res).operator.id, req.params.id as string);
-      res.redirect(303, '/dashboard/webhooks?deleted=1');
-    } catch (failure) {
-      refused(res, failure, NO_ENDPOINT);
-    }
+  pages.post('/webhooks/:id/delete', async (req, res, who) => {
+    const deleted = await webhooks.delete(who, req.params.id as string);
+    if (!deleted.ok) return refused(res, who, deleted.refusal, NO_ENDPOINT);
+    res.redirect(303, '/dashboard/webhooks?deleted=1');
   });
 
-  router.post('/webhooks/:id/deliveries/:delivery/resend', async (req, res) => {
-    try {
-      const delivery = await operators.resend(who(res).operator.id, req.params.delivery as string);
-      // The delivery's own endpoint, whatever the address said.
-      const endpointId = delivery?.endpoint_id ?? (req.params.id as string);
-      res.redirect(303, `${webhookPath(encodeURIComponent(endpointId))}?resent=1`);
-    } catch (failure) {
-      refused(res, failure, 'There is no such delivery in your organisation.');
-    }
+  pages.post('/webhooks/:id/deliveries/:delivery/resend', async (req, res, who) => {
+    const resent = await webhooks.resend(who, req.params.delivery as string);
+    if (!resent.ok)
+      return refused(res, who, resent.refusal, 'There is no such delivery in your organisation.');
+    // The delivery's own endpoint, whatever the address said.
+    const endpointId = resent.value?.endpoint_id ?? (req.params.id as string);
+    res.redirect(303, `${webhookPath(encodeURIComponent(endpointId))}?resent=1`);
   });
 }

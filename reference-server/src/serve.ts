@@ -68,7 +68,7 @@ function envUrl(env: Record<string, string | undefined>, name: string): string |
 }
 
 /**
- * Where mail goes (contract §15). Without WAITLIST_SMTP_URL the server still runs: confirmation
+ * Where mail goes (docs/self-hosting.md#mail). Without WAITLIST_SMTP_URL the server still runs: confirmation
  * mail then waits in the outbox, counted in the log, until a server with SMTP sends it; a URL
  * that cannot work, or one without a sender, is refused before anything starts.
  */

@@ -190,7 +190,7 @@ describe('customer API: per-key budget', () => {
   });
 });
 
-describe('customer API: order of checks (contract §2)', () => {
+describe('customer API: order of checks (docs/protocol.md#order-of-checks)', () => {
   it('401 before 429: an unknown key is not counted and never throttled', async () => {
     const t = await h.tenant();
     const unknown = generateApiKey();

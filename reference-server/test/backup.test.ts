@@ -1,5 +1,5 @@
 /**
- * `backup --to`: a consistent copy of a live SQLite database (operations.md). SQLite only: on
+ * `backup --to`: a consistent copy of a live SQLite database (docs/command-line.md#commands). SQLite only: on
  * PostgreSQL the command refuses the URL (cli-usage.test.ts) and pg_dump does the job.
  */
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';

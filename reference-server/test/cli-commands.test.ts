@@ -8,7 +8,7 @@ afterAll(() => dir.cleanup());
 
 const { run, ok } = inProcess(dir.db);
 
-describe('commands print exactly the shapes of operations.md', () => {
+describe('commands print exactly the shapes of docs/command-line.md#commands', () => {
   it('tenant, operator, waitlist, key and activity', async () => {
     const tenant = await ok(['tenant', 'create', '--name', 'Acme', '--plan', 'pro']);
     expect(tenant).toEqual({ id: expect.stringMatching(/^ten_/), name: 'Acme', plan: 'pro' });
@@ -355,7 +355,7 @@ describe('activity --tenant', () => {
 });
 
 describe('subscriber get, admit and delete', () => {
-  it('reads, lets in and erases subscribers as operations.md says, admins only', async () => {
+  it('reads, lets in and erases subscribers as docs/command-line.md#commands says, admins only', async () => {
     const h = await harness();
     try {
       const t = await h.tenant({ waitlist: ['--origins', ORIGIN, '--referrals', 'on'] });

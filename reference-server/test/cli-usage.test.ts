@@ -35,7 +35,7 @@ const OPERATIONS_COMMANDS = [
 ];
 
 describe('waitlist-server command line', () => {
-  it('lists every command of operations.md in `pnpm -s waitlist-server --help`', async () => {
+  it('lists every command of docs/command-line.md#commands in `pnpm -s waitlist-server --help`', async () => {
     const result = await runCli(['--help']);
     expect(result.code).toBe(0);
     for (const command of OPERATIONS_COMMANDS) {

@@ -37,7 +37,7 @@ const style = fc.record({
 /** A /64 outside ::/64, where IPv4-mapped addresses live (they are IPv4 clients, below). */
 const prefix = groups(4).filter((p) => p.some((g) => g !== 0));
 
-describe('client keys (contract §25)', () => {
+describe('client keys (docs/protocol.md#client-addresses)', () => {
   it('counts an IPv4 client by its address, and an IPv4-mapped IPv6 address as that IPv4 client', () => {
     expect(clientKey('198.51.100.7')).toBe('198.51.100.7');
     expect(clientKey('198.51.100.8')).toBe('198.51.100.8');

@@ -1,5 +1,5 @@
 /**
- * Email confirmation's rules (contract §15): the pure ones without I/O, then the store's on a
+ * Email confirmation's rules (docs/subscribers.md#email-confirmation): the pure ones without I/O, then the store's on a
  * real SQLite file with a clock the test moves (the ten minutes between mails, one credit per
  * confirmation, credit only while it is still due).
  */

@@ -1,5 +1,5 @@
 /**
- * Email confirmation (contract §15), end to end: a real server, a real SMTP server on loopback
+ * Email confirmation (docs/subscribers.md#email-confirmation), end to end: a real server, a real SMTP server on loopback
  * whose mail is parsed, the link's page in HTTP, referral credit deferred to the confirmation,
  * the `subscriber.confirmed` webhook, SMTP refusals, erasure, and a server without SMTP.
  */

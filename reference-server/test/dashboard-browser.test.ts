@@ -63,7 +63,7 @@ describe.skipIf(chromiumMissing)('dashboard in Chromium', () => {
     try {
       const visitor = await context.newPage();
       await visitor.goto(siteOrigin);
-      // The saved PoW is required: the widget fetches it from `/gates` on focus (contract §16).
+      // The saved PoW is required: the widget fetches it from `/gates` on focus (docs/gates.md#gates-before-the-submit).
       const gates = visitor.waitForResponse((r) => r.url().endsWith('/gates'));
       await visitor.locator('waitlist-form >> input[type=email]').fill('visitor@example.com');
       expect((await (await gates).json()).pow).toMatchObject({ difficulty: 16 });

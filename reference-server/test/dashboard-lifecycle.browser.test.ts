@@ -1,5 +1,5 @@
 /**
- * Letting people in and erasing them from the dashboard (contract §12), in real headless
+ * Letting people in and erasing them from the dashboard (docs/subscribers.md#lifecycle), in real headless
  * Chromium against a real server: an admin admits the next five and erases one through the
  * confirmation step; a member sees the same facts with no controls. Every page is checked with
  * axe-core; screenshots go to test-results/screenshots for review.

@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints in the dashboard (contract §14), in real headless Chromium against a real
+ * Webhook endpoints in the dashboard (docs/webhooks.md#endpoints), in real headless Chromium against a real
  * server and a real receiver on loopback: an admin adds an endpoint through the form, copies its
  * secret, watches a sign-up's delivery fail, sends it again, then deletes the endpoint. Every
  * page is checked with axe-core; screenshots go to test-results/screenshots for review.

@@ -1,5 +1,5 @@
 /**
- * The dashboard's webhook pages over plain HTTP (contract §14): real servers on real SQLite
+ * The dashboard's webhook pages over plain HTTP (docs/webhooks.md#webhooks): real servers on real SQLite
  * files, a real receiver on loopback. The secret is shown once and signs real deliveries;
  * members look but cannot change anything; bad input comes back on the form as typed; an
  * organisation has at most 20; "Send again" makes another attempt; another tenant's endpoints and

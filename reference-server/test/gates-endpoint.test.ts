@@ -70,7 +70,7 @@ const BASE = 8;
 const powWaitlist = (...more: string[]) =>
   h.tenant({ waitlist: ['--origins', ORIGIN, '--pow', 'on', '--pow-difficulty', String(BASE), ...more] });
 
-describe('POST /v1/public/waitlists/{id}/gates (contract §16)', () => {
+describe('POST /v1/public/waitlists/{id}/gates (docs/gates.md#gates-before-the-submit)', () => {
   it('answers {} for a waitlist without gates', async () => {
     const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
     const res = await publicGates(h.server, t.waitlistId);
@@ -204,7 +204,7 @@ describe('POST /v1/public/waitlists/{id}/gates (contract §16)', () => {
   });
 });
 
-describe('adaptive Proof of Work over HTTP (contract §16)', () => {
+describe('adaptive Proof of Work over HTTP (docs/gates.md#adaptive-difficulty)', () => {
   it('prices repeated sign-ups from one address: base for the first three, then two bits per doubling', async () => {
     const t = await powWaitlist('--pow-adaptive', 'on');
     const offered = await signUps(t.waitlistId, 9);

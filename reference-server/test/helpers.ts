@@ -70,7 +70,7 @@ export function publicPost(
   return postPublic(server, `${encodeURIComponent(waitlistId)}/subscribers`, body, headers);
 }
 
-/** `POST .../gates` (contract §16); a string body is sent as it is. */
+/** `POST .../gates` (docs/gates.md#gates-before-the-submit); a string body is sent as it is. */
 export function publicGates(
   server: RunningServer,
   waitlistId: string,

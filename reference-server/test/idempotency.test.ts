@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key and Request-Id (contract §13): over HTTP on a real server for replays, a
+ * Idempotency-Key and Request-Id (docs/protocol.md#idempotency-and-request-ids): over HTTP on a real server for replays, a
  * reused key, a key in use, per-key isolation and request ids in answers and logs; and through
  * the use case with a controllable clock for the 24-hour expiry.
  */
@@ -165,7 +165,7 @@ function erase(key: string, waitlistId: string, id: string) {
   });
 }
 
-describe('kept answers after an erasure (contract §12, §13)', () => {
+describe('kept answers after an erasure (docs/subscribers.md#erasure, docs/protocol.md#idempotency-key)', () => {
   it('replays an admission without the erased one: the others, and nobody admitted anew', async () => {
     const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
     for (let i = 0; i < 5; i++) await publicPost(h.server, t.waitlistId, { email: `kept${i}@example.com` });

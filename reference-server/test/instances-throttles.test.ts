@@ -1,5 +1,5 @@
 /**
- * Throttles count across servers on one PostgreSQL database (contract §17): three `serve`
+ * Throttles count across servers on one PostgreSQL database (docs/self-hosting.md#several-servers): three `serve`
  * processes, requests sent to them in turn, and each limit is reached once, not once per process.
  * PostgreSQL only (the server-pg project): SQLite keeps throttle counters in each process's memory
  * by design (store/memory-limiter.ts says why), its file being served by one process.

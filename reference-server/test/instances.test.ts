@@ -1,5 +1,5 @@
 /**
- * Several `serve` processes on one database behave as one server (contract §17): three of them,
+ * Several `serve` processes on one database behave as one server (docs/self-hosting.md#several-servers): three of them,
  * started together on a fresh database (their migrations take turns), and requests sent to them
  * in turn, as a load balancer would. On PostgreSQL they share the database over the network; on
  * SQLite they share the file on one machine, which the contract asks nothing less of.

@@ -1,5 +1,5 @@
 /**
- * The subscriber lifecycle over HTTP (contract §12): one subscriber, admissions, erasure, the
+ * The subscriber lifecycle over HTTP (docs/subscribers.md#lifecycle): one subscriber, admissions, erasure, the
  * admitted list, positions over the waiting line only, and the status page, on a real server
  * and SQLite file.
  */

@@ -14,7 +14,7 @@ import { slidingWindow, type WindowLog, windowCount } from '../src/domain/thrott
 
 const quiet = { issuedLastMinute: 0, threshold: 120, acceptedFromIpLastHour: 0 };
 
-describe('adaptive Proof of Work difficulty (contract §16)', () => {
+describe('adaptive Proof of Work difficulty (docs/gates.md#adaptive-difficulty)', () => {
   it('repeat: the first three sign-ups from an address cost the base, then two bits per doubling', () => {
     const table: [number, number][] = [
       [0, 0],

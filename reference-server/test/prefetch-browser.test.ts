@@ -1,5 +1,5 @@
 /**
- * Gates before the submit (contract §16), in Chromium against the real server: the widget passes
+ * Gates before the submit (docs/gates.md#gates-before-the-submit), in Chromium against the real server: the widget passes
  * the Challenge and Proof of Work while the visitor types, so the sign-up is a single request.
  */
 import {

@@ -55,7 +55,7 @@ describe('public subscribe: 404 for every refusal, without CORS headers', () => 
   });
 });
 
-describe('CORS (contract §9)', () => {
+describe('CORS (docs/protocol.md#cors)', () => {
   const preflight = (waitlistId: string, origin?: string) =>
     fetch(`${h.server.url}/v1/public/waitlists/${waitlistId}/subscribers`, {
       method: 'OPTIONS',
@@ -170,7 +170,7 @@ describe('public subscribe: per-IP per-waitlist throttle', () => {
     ).toBe(404);
   });
 
-  it('counts an IPv6 client by its /64 and an IPv4-mapped address as its IPv4 client (contract §25)', async () => {
+  it('counts an IPv6 client by its /64 and an IPv4-mapped address as its IPv4 client (docs/protocol.md#client-addresses)', async () => {
     const w = await h.tenant({ waitlist: ['--origins', ORIGIN, '--ip-limit', '3'] });
     const from = (ip: string) => ({ ...json, Origin: ORIGIN, 'X-Forwarded-For': ip });
     const post = async (ip: string, i: number) =>

@@ -57,7 +57,7 @@ function deferred() {
   return { promise, resolve };
 }
 
-describe('activity entry of a create through a key (contract §10)', () => {
+describe('activity entry of a create through a key (docs/protocol.md#activity-log)', () => {
   it('names the key as actor and says whether the create made a new subscriber', async () => {
     const t = await plain.tenant();
     const importer = await plain.cli<{ id: string; value: string }>([
@@ -364,7 +364,7 @@ describe('hosted status page: 404 without referrals and once archived', () => {
   });
 });
 
-describe('a key revoked while its create is in flight (contract §8)', () => {
+describe('a key revoked while its create is in flight (docs/protocol.md#api-keys)', () => {
   const held = deferred();
   const asked = deferred();
   let dns: DnsServer;

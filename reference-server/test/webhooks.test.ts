@@ -1,5 +1,5 @@
 /**
- * Webhooks through the outbox (contract §14), end to end: a real server, a real HTTP receiver
+ * Webhooks through the outbox (docs/webhooks.md#the-outbox), end to end: a real server, a real HTTP receiver
  * on loopback, signatures checked with the `standardwebhooks` package (an implementation we did
  * not write), retries on the schedule, redirects not followed, filters, URL rules, a slow
  * receiver that never delays a 202, and a SIGKILL in the middle of a burst that loses nothing.

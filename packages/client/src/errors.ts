@@ -34,7 +34,7 @@ export class WaitlistError extends Error {
   }
 }
 
-/** The API key given to the constructor is malformed or fails its checksum (contract §8). */
+/** The API key given to the constructor is malformed or fails its checksum (docs/protocol.md#api-keys). */
 export class InvalidApiKeyError extends WaitlistError {
   override name = 'InvalidApiKeyError';
   readonly problem: ApiKeyProblem;

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` (contract §13). Every POST carries one, made once per call and sent with
+ * `Idempotency-Key` (docs/protocol.md#idempotency-key). Every POST carries one, made once per call and sent with
  * each of the call's attempts, so the service recognises a retry as the same request: a retried
  * admission can never admit twice, even when the first attempt went through and only its answer
  * was lost. The service keeps the first answer 24 hours per key and API key.

@@ -1,7 +1,7 @@
 import { Header } from '@waitlistkit/protocol';
 
 /**
- * The key's request budget as the last response reported it (contract §5). A field is
+ * The key's request budget as the last response reported it (docs/protocol.md#throttles-and-budgets). A field is
  * `undefined` when the header was absent or unreadable: error answers sent before the key is
  * known (401) carry no budget, and only 429 answers carry `Retry-After`.
  */

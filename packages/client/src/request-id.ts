@@ -1,7 +1,7 @@
 import { Header } from '@waitlistkit/protocol';
 
 /**
- * The answer's `Request-Id` (contract §13), or `undefined` when it carried none. Taken as sent,
+ * The answer's `Request-Id` (docs/protocol.md#request-id), or `undefined` when it carried none. Taken as sent,
  * not checked against the service's `req_…` pattern: whatever id a proxy in between put there
  * is still the one to quote to whoever runs it.
  */

@@ -9,7 +9,7 @@ import type { RetryPolicy, Sleep } from './retry.js';
 export interface WaitlistClientOptions {
   /** A key from the dashboard (`wlk_live_…`). Its format and checksum are checked here. */
   apiKey: string;
-  /** The service's address ({base_url} of the spec), e.g. `https://waitlist.example.com`. */
+  /** The service's address ({base_url} of docs/protocol.md#two-areas), e.g. `https://waitlist.example.com`. */
   baseUrl: string | URL;
   /** Milliseconds each attempt may take, body included. Default 30 000. */
   timeout?: number;

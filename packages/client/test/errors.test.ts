@@ -49,7 +49,7 @@ function answer(respond: () => Response): void {
   server.use(http.all(`${BASE_URL}/v1/api/waitlists/${WAITLIST}/*`, respond));
 }
 
-// Every code of the spec's customer-API table and of the contract's §1 table the API can send.
+// Every code of docs/protocol.md#errors the API can send.
 const cases: Array<[number, ErrorCode, ErrorClass, ErrorClass[]]> = [
   [400, 'invalid_email', InvalidEmailError, [InvalidRequestError]],
   [400, 'invalid_request', InvalidRequestError, []],

@@ -55,7 +55,7 @@ export function makeClient(
   return { client, waits };
 }
 
-/** A waiting subscriber at position `n`, in the wire shape of contract §12. */
+/** A waiting subscriber at position `n`, in the wire shape of docs/subscribers.md#lifecycle. */
 export function subscriber(n: number): Subscriber {
   return {
     id: `sub_${n}`,

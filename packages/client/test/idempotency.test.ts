@@ -1,4 +1,4 @@
-/** Idempotency-Key on every POST, replays, and the 409/422 answers of contract §13. */
+/** Idempotency-Key on every POST, replays, and the 409/422 answers of docs/protocol.md#idempotency-key. */
 import { delay, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {

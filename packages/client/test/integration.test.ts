@@ -158,7 +158,7 @@ describe('against the reference server', () => {
   });
 });
 
-describe('the subscriber lifecycle against the reference server (contract §12, §13)', () => {
+describe('the subscriber lifecycle against the reference server (docs/subscribers.md#lifecycle, docs/protocol.md#idempotency-and-request-ids)', () => {
   it('gets, admits by count and by ids, replays an admission, lists by status, and erases', async () => {
     const x = await seedTenant(dir.db);
     const c = client(x.key);

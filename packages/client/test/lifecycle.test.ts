@@ -1,4 +1,4 @@
-/** The subscriber lifecycle of contract §12: get, admit, delete, and the `status` of list and iterate. */
+/** The subscriber lifecycle of docs/subscribers.md#lifecycle: get, admit, delete, and the `status` of list and iterate. */
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { InternalServerError, NotFoundError, ResponseValidationError } from '../src/index.js';

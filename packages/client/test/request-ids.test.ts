@@ -1,4 +1,4 @@
-/** `requestId` (the `Request-Id` header, contract §13) on every result and every error. */
+/** `requestId` (the `Request-Id` header, docs/protocol.md#request-id) on every result and every error. */
 import { delay, HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { WebhookEventType } from '@waitlistkit/protocol';
 
-/** A secret as the service issues them: `whsec_` + base64 of 24 random bytes (contract §14). */
+/** A secret as the service issues them: `whsec_` + base64 of 24 random bytes (docs/webhooks.md#signatures). */
 export const newSecret = (bytes = 24) => `whsec_${randomBytes(bytes).toString('base64')}`;
 
 /** A fixed instant, in Unix seconds, that the tests inject as `now`. */

@@ -335,7 +335,7 @@ const emails = [
 ];
 out('emails.json', {
   description:
-    'Contract §6. `email`: trimmed, case preserved (stored). `normalized`: trimmed, domain in punycode, lower-cased (dedupe key). Length limits apply to the ASCII form.',
+    'docs/subscribers.md#email-addresses. `email`: trimmed, case preserved (stored). `normalized`: trimmed, domain in punycode, lower-cased (dedupe key). Length limits apply to the ASCII form.',
   cases: emails,
 });
 console.log(

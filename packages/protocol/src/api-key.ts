@@ -1,5 +1,5 @@
 /**
- * API key format, contract §8: `wlk_live_` + 32 random base62 characters + 6 base62
+ * API key format, docs/protocol.md#api-keys: `wlk_live_` + 32 random base62 characters + 6 base62
  * characters of the CRC32 of everything before them. The checksum lets clients and the
  * server reject a mistyped or truncated key before any lookup, and secret scanners find
  * leaked keys by the fixed prefix.

@@ -1,4 +1,4 @@
-/** Machine codes of error bodies, contract §1. */
+/** Machine codes of error bodies, docs/protocol.md#errors. */
 export const ErrorCode = {
   invalidEmail: 'invalid_email',
   invalidRequest: 'invalid_request',
@@ -78,7 +78,7 @@ export const PUBLIC_RETRY_AFTER_SECONDS = 60;
 
 export const REFERRAL_BOOST_MAX = 100;
 
-/** Headers of the contract: the per-key budget, every 429, idempotency and request ids (§13). */
+/** Headers of the contract: the per-key budget, every 429, idempotency and request ids (docs/protocol.md#idempotency-and-request-ids). */
 export const Header = {
   retryAfter: 'Retry-After',
   rateLimitLimit: 'RateLimit-Limit',
@@ -87,18 +87,18 @@ export const Header = {
   idempotencyKey: 'Idempotency-Key',
   idempotentReplayed: 'Idempotent-Replayed',
   requestId: 'Request-Id',
-  /** `on` on a public 202 when the waitlist confirms emails (contract §15): "check your inbox". */
+  /** `on` on a public 202 when the waitlist confirms emails (docs/subscribers.md#email-confirmation): "check your inbox". */
   confirmEmail: 'Waitlist-Confirm-Email',
 } as const;
 
-/** `Idempotency-Key`: 1..255 printable ASCII characters (contract §13). */
+/** `Idempotency-Key`: 1..255 printable ASCII characters (docs/protocol.md#idempotency-key). */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 /** How long the first answer to an `Idempotency-Key` is kept. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** `Request-Id`: `req_` and 16 or more URL-safe characters. */
 export const REQUEST_ID_PATTERN = /^req_[A-Za-z0-9_-]{16,}$/;
 
-/** A subscriber is in line (`waiting`) or let in (`admitted`), contract §12. */
+/** A subscriber is in line (`waiting`) or let in (`admitted`), docs/subscribers.md#lifecycle. */
 export const SubscriberStatus = { waiting: 'waiting', admitted: 'admitted' } as const;
 export type SubscriberStatus = (typeof SubscriberStatus)[keyof typeof SubscriberStatus];
 export const SUBSCRIBER_STATUSES = [SubscriberStatus.waiting, SubscriberStatus.admitted] as const;
@@ -116,7 +116,7 @@ export const IdPrefix = {
   delivery: 'dlv_',
 } as const;
 
-/** Event types of webhook deliveries (contract §14, §15 for `subscriber.confirmed`). */
+/** Event types of webhook deliveries (docs/webhooks.md#events, docs/subscribers.md#email-confirmation for `subscriber.confirmed`). */
 export const WebhookEventType = {
   subscriberCreated: 'subscriber.created',
   subscriberConfirmed: 'subscriber.confirmed',

@@ -1,5 +1,5 @@
 /**
- * Email syntax and normalisation, contract §6.
+ * Email syntax and normalisation, docs/subscribers.md#email-addresses.
  *
  * Accepted: an RFC 5322 addr-spec with a dot-atom or quoted local part (ASCII) and a domain
  * of at least two labels, possibly internationalised. No display names, comments, obsolete

@@ -44,7 +44,7 @@ const requestId = {
   },
 };
 
-/** Every answer of both areas carries a Request-Id (contract §13). */
+/** Every answer of both areas carries a Request-Id (docs/protocol.md#request-id). */
 function response(description: string, headers: Json = {}, content?: Json): Json {
   const all = { ...requestId, ...headers };
   return content ? { description, headers: all, content } : { description, headers: all };
@@ -155,7 +155,7 @@ const webhookHeaders = [
 
 /**
  * One `webhooks` entry per event type, read off the event union so a new event cannot be left
- * out: the POST the service sends to a tenant's endpoint (contract §14).
+ * out: the POST the service sends to a tenant's endpoint (docs/webhooks.md#delivery).
  */
 function webhookOperations(): Record<string, Json> {
   const operations: Record<string, Json> = {};
@@ -353,7 +353,7 @@ export function buildOpenApiDocument(): Json {
               {
                 [Header.confirmEmail]: {
                   description:
-                    '`on` when the waitlist confirms email addresses (contract §15): a confirmation mail is on its way, so a form should say "check your inbox". It describes the waitlist, not the address, and is absent otherwise.',
+                    '`on` when the waitlist confirms email addresses (docs/subscribers.md#email-confirmation): a confirmation mail is on its way, so a form should say "check your inbox". It describes the waitlist, not the address, and is absent otherwise.',
                   schema: { type: 'string', enum: ['on'] },
                 },
               },

@@ -1,5 +1,5 @@
 /**
- * Turning untrusted input into typed values or a contract error body (§1). The server answers
+ * Turning untrusted input into typed values or a contract error body (docs/protocol.md#errors). The server answers
  * with these bodies as they are; clients use the same messages for their own validation.
  */
 import type * as z from 'zod/mini';
@@ -97,7 +97,7 @@ export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): P
 export type SignupInput<B> = Omit<B, 'email'> & {
   /** Trimmed address, case preserved: what is stored and listed. */
   email: string;
-  /** Key duplicates are found by (contract §6). */
+  /** Key duplicates are found by (docs/subscribers.md#email-addresses). */
   normalized_email: string;
   /** ASCII domain, for the MX check and blocklist. */
   email_domain: string;
@@ -134,7 +134,7 @@ export function parsePublicSubscribeBody(body: unknown): Parsed<SignupInput<Publ
   return parseSignup(PublicSubscribeBodySchema, body);
 }
 
-/** `POST .../gates` takes the empty object and nothing else (contract §16). */
+/** `POST .../gates` takes the empty object and nothing else (docs/gates.md#gates-before-the-submit). */
 export function parseGatesBody(body: unknown): Parsed<Record<string, never>> {
   return parseWith(GatesBodySchema, body);
 }
@@ -178,7 +178,7 @@ export function parseAdmissionsBody(body: unknown): Parsed<Admission> {
   return { ok: true, value: count !== undefined ? { count } : { subscriberIds: [...new Set(ids)] } };
 }
 
-/** An `Idempotency-Key` header value, or the reason it is not one (contract §13). */
+/** An `Idempotency-Key` header value, or the reason it is not one (docs/protocol.md#idempotency-key). */
 export function parseIdempotencyKey(value: string | undefined): Parsed<string | undefined> {
   if (value === undefined) return { ok: true, value: undefined };
   if (IDEMPOTENCY_KEY_PATTERN.test(value)) return { ok: true, value };

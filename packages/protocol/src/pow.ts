@@ -1,5 +1,5 @@
 /**
- * Proof of Work, contract §3: SHA-256 over the UTF-8 bytes of `nonce + ":" + solution`,
+ * Proof of Work, docs/gates.md#proof-of-work: SHA-256 over the UTF-8 bytes of `nonce + ":" + solution`,
  * `solution` in decimal without leading zeros; the digest must begin with at least
  * `difficulty` zero bits, counted from the most significant bit of the first byte.
  */

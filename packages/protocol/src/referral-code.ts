@@ -1,4 +1,4 @@
-/** Referral codes, contract §7: 6 characters from an alphabet without look-alikes (no 0/O, 1/I). */
+/** Referral codes, docs/subscribers.md#referral-codes: 6 characters from an alphabet without look-alikes (no 0/O, 1/I). */
 import { randomString } from './base62.js';
 
 export const REFERRAL_CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';

@@ -118,7 +118,7 @@ export const GatesResponseSchema = doc(
   {
     id: 'GatesResponse',
     description:
-      'What the waitlist requires before the submit (contract §16): a Challenge token and a Proof of Work nonce, each present only when that gate is on; `{}` when none is. Send the sign-up with `challenge_token` (once `min_age_ms` have passed) and `pow` on its first request.',
+      'What the waitlist requires before the submit (docs/gates.md#gates-before-the-submit): a Challenge token and a Proof of Work nonce, each present only when that gate is on; `{}` when none is. Send the sign-up with `challenge_token` (once `min_age_ms` have passed) and `pow` on its first request.',
   },
 );
 export type GatesResponse = z.infer<typeof GatesResponseSchema>;
@@ -276,7 +276,7 @@ export const PublicSubscribeBodySchema = doc(
 );
 export type PublicSubscribeBody = z.infer<typeof PublicSubscribeBodySchema>;
 
-// ---------------------------------------------------------------- webhook events (§14)
+// ---------------------------------------------------------------- webhook events (docs/webhooks.md#events)
 
 const rfc3339 = () => z.iso.datetime({ offset: true });
 

@@ -146,7 +146,7 @@ describe('parseListQuery', () => {
 });
 
 describe('response schemas', () => {
-  it('accept the shapes of the spec and name what is wrong otherwise', () => {
+  it('accept the shapes of docs/endpoints.md#endpoints and name what is wrong otherwise', () => {
     expect(
       AcceptedSignupSchema.safeParse({
         status: 'accepted',

@@ -459,7 +459,7 @@ describe('the form: lifecycle and integration', () => {
   });
 });
 
-describe('the form: gates prefetched on focus (contract §16)', () => {
+describe('the form: gates prefetched on focus (docs/gates.md#gates-before-the-submit)', () => {
   const gatesOn = { challenge: { minAgeMs: 50 }, pow: { difficulty: 8 } };
 
   it('prepares once on the first focus; the submit is a single request', async () => {

@@ -383,7 +383,7 @@ describe('subscribe: abort', () => {
   });
 });
 
-describe('prepareGates: the gates passed before the submit (contract §16)', () => {
+describe('prepareGates: the gates passed before the submit (docs/gates.md#gates-before-the-submit)', () => {
   const gatesOn = { challenge: { minAgeMs: 1500 }, pow: { difficulty: 8 } };
   function prepared(options: ServiceOptions = gatesOn) {
     const service = setup(options);

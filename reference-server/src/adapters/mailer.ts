@@ -1,5 +1,5 @@
 /**
- * Sending one mail over SMTP (contract §15) with nodemailer, the ecosystem's SMTP client: it
+ * Sending one mail over SMTP (docs/self-hosting.md#mail) with nodemailer, the ecosystem's SMTP client: it
  * speaks STARTTLS, AUTH and pooling, which we would otherwise write and get wrong. One pooled
  * transport per server; each attempt is bounded in time like a webhook's. A 5xx answer is
  * permanent (the address or the message is refused: retrying will not change it); anything

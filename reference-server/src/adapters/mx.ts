@@ -1,5 +1,5 @@
 /**
- * MX verification (contract §6) with node:dns. A domain passes when it publishes an MX record
+ * MX verification (docs/subscribers.md#checks-on-the-address) with node:dns. A domain passes when it publishes an MX record
  * that is not a null MX. NXDOMAIN and "no MX records" fail it; a timeout or a server failure lets
  * the signup through (fail-open) and is logged, since a flaky resolver must not turn people away.
  */

@@ -1,5 +1,5 @@
 /**
- * Sending one webhook attempt (contract §14): a POST over node:http or node:https with a budget
+ * Sending one webhook attempt (docs/webhooks.md#delivery): a POST over node:http or node:https with a budget
  * for the whole attempt (lookup, connect, TLS, the answer's status line and headers); redirects
  * are not followed (a 3xx is a status like any other).
  *

@@ -47,7 +47,7 @@ export interface ApiState<R extends ApiRequest = ApiRequest> {
   scope: Scope;
 }
 
-// One message for the four cases of the spec (missing, malformed, unknown, revoked), and no
+// One message for the four cases of docs/protocol.md#authentication (missing, malformed, unknown, revoked), and no
 // budget: no key was authenticated, or it is revoked by the time of the answer.
 export const UNAUTHORIZED: Refused = {
   ok: false,

@@ -1,5 +1,5 @@
 /**
- * A POST of the customer API under its Idempotency-Key (contract §13), per API key: the first
+ * A POST of the customer API under its Idempotency-Key (docs/protocol.md#idempotency-key), per API key: the first
  * answer that `keeps` allows is kept 24 hours and given again to a retry of the same request; a
  * different request under the key is refused (422), a running one too (409). The key's budget
  * counts every one of them. Without the header, or without a valid key (the 401 comes in order),

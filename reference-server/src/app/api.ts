@@ -1,5 +1,5 @@
 /**
- * The customer API's use cases. Each endpoint is a walk of checks in the order of contract §2
+ * The customer API's use cases. Each endpoint is a walk of checks in the order of docs/protocol.md#order-of-checks
  * (domain/checks.ts): the access checks (api-access.ts), then its own; what the walk established
  * (the key's grant and budget, the waitlist, the body) is what the use case then works with.
  * Every answer to an authenticated request carries the key's budget, refusals of the budget included.
@@ -103,7 +103,7 @@ export class ApiRequests {
 
   /**
    * A read's answer is given only if its key is still active once it was read: a key revoked
-   * while the request was in flight must not see it (contract §8: immediate, also in flight).
+   * while the request was in flight must not see it (docs/protocol.md#api-keys: immediate, also in flight).
    */
   private async answerRead<T>(grant: KeyGrant, budget: Budget, value: T): Promise<ApiResult<T>> {
     const fresh = await this.ctx.store.reads.keys.grant(grant.id);

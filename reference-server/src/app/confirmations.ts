@@ -1,5 +1,5 @@
 /**
- * Email confirmation's two use cases (contract §15): what the link's page shows, and the
+ * Email confirmation's two use cases (docs/subscribers.md#email-confirmation): what the link's page shows, and the
  * button's confirmation. Sign-up queues the mail itself (the store, with the row), and the
  * outbox sends it. The button is throttled per client address.
  */

@@ -22,7 +22,7 @@ export interface ServerConfig {
   appUrl: string;
   trustProxy: boolean;
   keyRateLimit: number;
-  /** WAITLIST_SMTP_URL is set: confirmation mail goes out (otherwise it waits, contract §15). */
+  /** WAITLIST_SMTP_URL is set: confirmation mail goes out (otherwise it waits, docs/self-hosting.md#mail). */
   sendsMail: boolean;
 }
 
@@ -32,7 +32,7 @@ export interface Throttles {
   email: Limiter<WindowLog>;
   signIn: Limiter<WindowLog>;
   signInIp: Limiter<WindowLog>;
-  /** Presses of the confirmation button (contract §15) per client. */
+  /** Presses of the confirmation button (docs/subscribers.md#email-confirmation) per client. */
   confirm: Limiter<WindowLog>;
   /** Counters, never refusing: nonces counted per waitlist, public sign-ups accepted per waitlist and client. */
   powIssued: Limiter<WindowLog>;
@@ -90,7 +90,7 @@ export function throttles(store: Store, keyRateLimit: number): { limiters: Throt
       // A person presses the confirmation button once or twice; thirty a minute per client keeps
       // the button from being a way to try tokens at speed (they are 128 random bits anyway).
       confirm: { capacity: 30, windowMs: 60_000 },
-      // Unbounded: these count for adaptive Proof of Work (contract §16) and refuse nothing.
+      // Unbounded: these count for adaptive Proof of Work (docs/gates.md#adaptive-difficulty) and refuse nothing.
       powIssued: { capacity: Number.POSITIVE_INFINITY, windowMs: POW_SURGE_WINDOW_MS },
       powAccepted: { capacity: Number.POSITIVE_INFINITY, windowMs: POW_REPEAT_WINDOW_MS },
       // Capped: a nonce past its client's share is issued all the same, only not counted.

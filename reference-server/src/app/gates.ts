@@ -1,6 +1,6 @@
 /**
- * The gate tokens the public endpoint hands out (contract §3, §4), with the adaptive Proof of
- * Work difficulty of §16. Both the 428 answers of a sign-up and `POST .../gates` issue through
+ * The gate tokens the public endpoint hands out (docs/gates.md#proof-of-work, docs/gates.md#challenge), with the adaptive Proof of
+ * Work difficulty of docs/gates.md#adaptive-difficulty. Both the 428 answers of a sign-up and `POST .../gates` issue through
  * here, so every nonce is priced the same way. Counts are per client (domain/client-key: an IPv6
  * address by its /64), and the surge counts at most a few nonces of each client a minute
  * (domain/pow-difficulty says why). With adaptive Proof of Work off nothing is counted: the

@@ -1,7 +1,7 @@
 /**
  * API keys of a tenant: listed by anyone of it, created and revoked by admins, on a plan with API
  * access. A key's value is answered once, at creation; the store keeps its hash. Refusals are
- * logged with the operator as well as successes (operations.md).
+ * logged with the operator as well as successes (docs/command-line.md#commands).
  */
 import {
   API_KEY_LISTED_LENGTH,

@@ -1,5 +1,5 @@
 /**
- * Letting people in and erasing them (contract §12), for every door: the API with a key, the
+ * Letting people in and erasing them (docs/subscribers.md#lifecycle), for every door: the API with a key, the
  * command line and the dashboard as an operator. Each runs inside the caller's write, beside the
  * caller's own checks, and leaves its activity entry in the same transaction: by ids, never an
  * address.

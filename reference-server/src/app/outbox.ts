@@ -1,5 +1,5 @@
 /**
- * The outbox worker inside `serve` (contract §14): it turns recorded events into deliveries,
+ * The outbox worker inside `serve` (docs/webhooks.md#the-outbox): it turns recorded events into deliveries,
  * one per endpoint that wants them, and delivers them after the commit that recorded them, with
  * the contract's retries. Nothing is lost to a crash: events and deliveries are rows, written in
  * transactions, and a delivery is leased, not removed, while it is attempted (a crash mid-attempt
@@ -7,7 +7,7 @@
  * deliveries at a time, never the others', and never a request's answer; a tenant holds at most
  * its share of the attempts under way (domain/fair-share.ts), never the other tenants' or the mail's.
  *
- * Mail (contract §15) is the second channel: a confirmation mail is a delivery queued with the
+ * Mail (docs/subscribers.md#email-confirmation) is the second channel: a confirmation mail is a delivery queued with the
  * row that needs it, read and written out only when its turn comes, so a mail for an address
  * confirmed or erased meanwhile is dropped, not sent. A server without SMTP leaves mail pending
  * (nothing is lost; it goes out once a server with SMTP runs) and says so in its log.
@@ -343,7 +343,8 @@ export class OutboxWorker {
 
   private async attempt(d: ClaimedDelivery): Promise<void> {
     const started = this.deps.clock.now();
-    const done = d.channel === 'mail' ? await this.mailOnce(d) : await this.webhookOnce(d, started);
+    const done =
+      d.channel === 'mail' ? await this.mailOnce(d, this.channels.mail) : await this.webhookOnce(d, started);
     const at = this.deps.clock.now();
     const retryAt = done.result === 'retry' ? nextAttemptAt(this.o.schedule, d.attempts + 1, at) : undefined;
     const state: DeliveryState =
@@ -374,8 +375,12 @@ export class OutboxWorker {
     return { status: sent.status, error: null, result: ok ? 'ok' : 'retry' };
   }
 
-  private async mailOnce(d: ClaimedDelivery & { channel: 'mail' }): Promise<Attempted> {
-    const channel = this.channels.mail as MailChannel;
+  private async mailOnce(
+    d: ClaimedDelivery & { channel: 'mail' },
+    channel?: MailChannel,
+  ): Promise<Attempted> {
+    // Never so: deliver() claims mail only on a server with a mail channel.
+    if (!channel) return { status: null, error: 'not sent: no WAITLIST_SMTP_URL', result: 'retry' };
     const { subscriber_id } = JSON.parse(d.body) as { subscriber_id: string };
     const facts = await this.deps.store.reads.confirmations.mail(subscriber_id);
     if (!facts?.needed) return { status: null, error: 'not sent: no longer needed', result: 'drop' };

@@ -1,5 +1,5 @@
 /**
- * Sign-up through the public endpoint, and its gates: the walk of contract §2 (public-checks.ts),
+ * Sign-up through the public endpoint, and its gates: the walk of docs/protocol.md#order-of-checks (public-checks.ts),
  * then one commit. Gate tokens are stateless (signed); a token is redeemed, once, only when every
  * gate has passed, so the final request of a Challenge-then-PoW flow can carry both; in the
  * sign-up's own write when it is accepted, so a gated sign-up costs one statement group like any
@@ -64,7 +64,7 @@ export class PublicSignups {
     this.walks = publicWalks(ctx);
   }
 
-  /** What the waitlist requires before the submit (contract §16), issued now. */
+  /** What the waitlist requires before the submit (docs/gates.md#gates-before-the-submit), issued now. */
   async gates(input: PublicSignupInput): Promise<PublicGatesResult> {
     let found: Waitlist | undefined;
     try {

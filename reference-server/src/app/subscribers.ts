@@ -56,7 +56,7 @@ export async function statusView(store: Store, token: string): Promise<StatusVie
   return found && !found.archived && found.settings.referrals ? found : undefined;
 }
 
-// ------------------------------------------------------------------ what operators do (contract §12)
+// ------------------------------------------------------------------ what operators do (docs/subscribers.md#lifecycle)
 
 /** A subscriber as the command line names one: by id, or by email on the waitlist. */
 export type SubscriberRef = { id: string } | { email: string };

@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints of a tenant (contract §14): any operator of it may look at them and their
+ * Webhook endpoints of a tenant (docs/webhooks.md#endpoints): any operator of it may look at them and their
  * deliveries; admins add them (up to ENDPOINTS_PER_TENANT live ones, domain/fair-share.ts),
  * delete them, and send a delivery again. A new endpoint's signing secret is answered once.
  */
@@ -13,7 +13,7 @@ import type { DeliveryRow } from '../store/store.js';
 import { type Acting, adminOnly, type Base, own, type Scope } from './guard.js';
 import { conflict, invalid, notFound, ok, type Result, refuse } from './refusal.js';
 
-/** Where webhooks may go: private destinations only when the operator allows them (contract §14). */
+/** Where webhooks may go: private destinations only when the operator allows them (docs/webhooks.md#destinations). */
 export interface WebhookPolicy {
   allowPrivate: boolean;
   resolve: (host: string) => Promise<string[]>;
@@ -22,8 +22,7 @@ export interface WebhookPolicy {
 /** A delivery of an endpoint, with its attempts. */
 export type Delivery = DeliveryRow;
 
-const isEventType = (type: string): type is WebhookEventType =>
-  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
+const isEventType = (type: string): type is WebhookEventType => WEBHOOK_EVENT_TYPES.some((t) => t === type);
 
 export class Webhooks {
   constructor(

@@ -1,5 +1,5 @@
 /**
- * The command table of operations.md, by area (commands/*): names, options and help. What each
+ * The command table of docs/command-line.md#commands, by area (commands/*): names, options and help. What each
  * command does lives in the use cases of app/.
  */
 import type { Command } from './command.js';
@@ -11,7 +11,7 @@ import { WAITLIST_COMMANDS } from './commands/waitlists.js';
 import { WEBHOOK_COMMANDS } from './commands/webhooks.js';
 import type { OptionSpec } from './options.js';
 
-/** In the order of operations.md, which is the order of the help. */
+/** In the order of docs/command-line.md#commands, which is the order of the help. */
 export const COMMANDS: Command[] = [
   ...SERVER_COMMANDS,
   ...TENANT_COMMANDS,

@@ -2,7 +2,7 @@
  * The command line as a function of its arguments and environment, so tests can run it in
  * process; `cli.ts` binds it to the real process. Whatever a command answers is printed here:
  * its value as JSON on stdout, or its refusal, a usage error, an outage or a bug as the JSON
- * error of operations.md on stderr, with the exit code.
+ * error of docs/command-line.md#commands on stderr, with the exit code.
  */
 import { ok, type Result } from '../app/refusal.js';
 import { storeLocation } from '../container.js';
@@ -61,7 +61,7 @@ interface Failure {
   remedy?: string | undefined;
 }
 
-/** Prints `failure` as operations.md's JSON error; resolves to the exit code: 2 for a usage error, 1 otherwise. */
+/** Prints `failure` as docs/command-line.md#commands's JSON error; resolves to the exit code: 2 for a usage error, 1 otherwise. */
 function printFailure(io: CliIo, failure: Failure): number {
   const usage = ['usage_error', 'invalid_request'].includes(failure.code);
   const option = failure.field === undefined ? undefined : `--${failure.field.replaceAll('_', '-')}`;

@@ -1,4 +1,4 @@
-/** What the commands print: the shapes of operations.md. */
+/** What the commands print: the shapes of docs/command-line.md#commands. */
 import type { ApiKey, Waitlist } from '../domain/records.js';
 
 /** A waitlist: settings flattened beside the identity. */
@@ -30,7 +30,7 @@ export function keyJson(key: ApiKey): Record<string, unknown> {
 
 /**
  * `{"items":[…]}` written a page at a time, for lists with no size limit: memory stays flat
- * however long the list, and the output is still the one JSON object operations.md promises.
+ * however long the list, and the output is still the one JSON object docs/command-line.md#commands promises.
  */
 export async function printItems(
   stdout: (text: string) => void,

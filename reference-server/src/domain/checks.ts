@@ -1,5 +1,5 @@
 /**
- * The order of checks, contract §2, as data, and the walk that follows it. A use case builds the
+ * The order of checks, docs/protocol.md#order-of-checks, as data, and the walk that follows it. A use case builds the
  * walk of an endpoint once, `checks(ORDER).from<State>()` and one `.check(name, fn)` per name of
  * the order in its sequence (the compiler refuses a name out of turn, and `run` before the last
  * one), then runs it per request. So the order lives here once and cannot drift between endpoints,
@@ -48,7 +48,7 @@ export const PUBLIC_ORDER = [
   'geo', // 403
 ] as const;
 
-/** `POST .../gates` (contract §16): the subscribe endpoint's 404 and per-IP checks, then its own body. */
+/** `POST .../gates` (docs/gates.md#gates-before-the-submit): the subscribe endpoint's 404 and per-IP checks, then its own body. */
 export const GATES_ORDER = [
   ...PUBLIC_ENTRY_ORDER,
   'gates_body', // 413 / 415 / 400: `{}` and nothing else

@@ -1,5 +1,5 @@
 /**
- * When the cleanup after erasures runs (README, "What erasure removes"). An erasure answers as
+ * When the cleanup after erasures runs (docs/self-hosting.md#what-erasure-removes). An erasure answers as
  * soon as it has committed; removing the old copies of what it deleted from the database's
  * files is a cleanup run later, in the background:
  * - a cleanup begins at once when none began within the store's spacing (a lone erasure is

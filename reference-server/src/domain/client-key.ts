@@ -1,6 +1,6 @@
 /**
- * The client an address is counted as, for every rule that counts per client address (contract
- * §25: the per-IP window of §5, the repeat price and the surge of §16, the sign-in throttle, the
+ * The client an address is counted as, for every rule that counts per client address (
+ * docs/protocol.md#client-addresses: the per-IP window of docs/protocol.md#throttles-and-budgets, the repeat price and the surge of docs/gates.md#adaptive-difficulty, the sign-in throttle, the
  * confirmation button). An IPv4 client is its address; an IPv6 client is its /64, because every
  * IPv6 host is handed a whole /64 and picks addresses from it at will: counting addresses would
  * give one machine 2^64 budgets. An IPv4-mapped address (`::ffff:a.b.c.d`, in any spelling) is

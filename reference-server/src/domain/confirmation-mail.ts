@@ -1,5 +1,5 @@
 /**
- * The confirmation mail (contract §15): plain text and simple HTML that say which waitlist it is,
+ * The confirmation mail (docs/subscribers.md#email-confirmation): plain text and simple HTML that say which waitlist it is,
  * why the person got it, and what to do if it was not them. Pure, so every word is tested
  * without a mail server. The link opens a page with a button; nothing confirms on a click alone.
  */

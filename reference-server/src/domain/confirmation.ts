@@ -1,5 +1,5 @@
 /**
- * Email confirmation (contract §15), the rules without the mail: who counts as confirmed, and
+ * Email confirmation (docs/subscribers.md#email-confirmation), the rules without the mail: who counts as confirmed, and
  * when a re-sign-up may send the mail again. The mail itself is `confirmation-mail.ts`; the
  * referral credit it defers is `referrals.ts`.
  */

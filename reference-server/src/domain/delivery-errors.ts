@@ -1,5 +1,5 @@
 /**
- * What a tenant reads when a webhook attempt got no HTTP answer (contract §14: every attempt is
+ * What a tenant reads when a webhook attempt got no HTTP answer (docs/webhooks.md#retries: every attempt is
  * recorded, and its error is shown on the deliveries page and by `webhook deliveries`). One of a
  * few fixed sentences, never the error's own text: that names resolved addresses, ports and the
  * kind of failure (`connect ECONNREFUSED 10.0.0.5:22`), which would make the deliveries page a

@@ -1,5 +1,5 @@
 /**
- * Where a webhook may be sent (contract §14): an https URL whose host is, and resolves to, a
+ * Where a webhook may be sent (docs/webhooks.md#destinations): an https URL whose host is, and resolves to, a
  * public address. Loopback, private, link-local and the other special ranges are refused, so
  * a tenant cannot make the server call into its own network (SSRF), unless the operator allows
  * private destinations for a self-hosted setup (WAITLIST_WEBHOOK_ALLOW_PRIVATE=1). Pure: the

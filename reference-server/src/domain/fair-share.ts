@@ -1,6 +1,6 @@
 /**
  * How the outbox's slots (its attempts under way at once) are shared, so that one tenant's slow
- * endpoints cannot hold them all (README, "Webhooks"). A group is a tenant's webhooks, or all
+ * endpoints cannot hold them all (docs/webhooks.md#the-outbox). A group is a tenant's webhooks, or all
  * confirmation mail. Two rules, both over what this worker holds now:
  *
  * - a ceiling: while n groups have work (due, or under way), none holds more than

@@ -28,7 +28,7 @@ export interface MxRecord {
   priority: number;
 }
 
-/** Contract §6: at least one MX record that is not a null MX (RFC 7505: one record, exchange "."). */
+/** docs/subscribers.md#checks-on-the-address: at least one MX record that is not a null MX (RFC 7505: one record, exchange "."). */
 export function mxAccepts(records: readonly MxRecord[]): boolean {
   return records.some((r) => r.exchange !== '' && r.exchange !== '.');
 }

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key (contract §13), as a decision over what is kept for a key: pure, so the rule
+ * Idempotency-Key (docs/protocol.md#idempotency-key), as a decision over what is kept for a key: pure, so the rule
  * is tested with any clock. The first answer to a key is kept 24 hours; a retry with the same
  * request gets it again, a different request under the same key is refused (422), and one still
  * running is refused too (409), unless it has run so long that its server must have died.

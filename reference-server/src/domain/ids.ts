@@ -11,18 +11,18 @@ const URL_SAFE = `${BASE62_ALPHABET}-_`;
 
 /**
  * A capability token (a status page's, a confirmation link's): 24 URL-safe characters, 144
- * random bits (contract §7 and §15 ask for ≥ 128).
+ * random bits (docs/subscribers.md#status-page and docs/subscribers.md#email-confirmation ask for ≥ 128).
  */
 export function newCapabilityToken(): string {
   return randomString(URL_SAFE, 24);
 }
 
-/** A request's id (contract §13): `req_` and 20 URL-safe characters. */
+/** A request's id (docs/protocol.md#request-id): `req_` and 20 URL-safe characters. */
 export function newRequestId(): string {
   return `req_${randomString(URL_SAFE, 20)}`;
 }
 
-/** A webhook message's id (contract §14), stable across its retries: `msg_` and 24 URL-safe characters. */
+/** A webhook message's id (docs/webhooks.md#delivery), stable across its retries: `msg_` and 24 URL-safe characters. */
 export function newMessageId(): string {
   return `msg_${randomString(BASE62_ALPHABET, 24)}`;
 }

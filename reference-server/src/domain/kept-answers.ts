@@ -1,6 +1,6 @@
 /**
- * Who a kept answer (contract §13) names, and what is left of it once one of them is erased
- * (contract §12). A kept answer is the JSON of an API outcome, `{ok, value}` or `{ok, refusal}`:
+ * Who a kept answer (docs/protocol.md#idempotency-key) names, and what is left of it once one of them is erased
+ * (docs/subscribers.md#erasure). A kept answer is the JSON of an API outcome, `{ok, value}` or `{ok, refusal}`:
  * - an admission's lists the people it let in, `value.items`, each with its `id`;
  * - a create's gives the new (or matched) subscriber's `status_token`, `referral_code` and
  *   `status_url`, but not its id: the token is how the store finds whom it names;

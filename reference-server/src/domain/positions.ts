@@ -1,5 +1,5 @@
 /**
- * Position maths, contract §7. Subscribers of a waitlist carry a dense join sequence `seq`
+ * Position maths, docs/subscribers.md#positions. Subscribers of a waitlist carry a dense join sequence `seq`
  * (1, 2, 3, … in commit order) and a credited `referral_count`. With a boost of N, the rank key
  * is `seq − N × referral_count`, and the order is (rank key ascending, referral count descending,
  * seq ascending); with N = 0 the order is simply `seq`, so the position is `seq`.

@@ -1,17 +1,17 @@
 /**
- * Adaptive Proof of Work, contract §16: the difficulty of a nonce from the waitlist's base, the
+ * Adaptive Proof of Work, docs/gates.md#adaptive-difficulty: the difficulty of a nonce from the waitlist's base, the
  * nonces counted for it in the last minute (a surge makes everyone pay a little more) and the
  * sign-ups already accepted from the client's address in the last hour (one address signing up
  * many emails pays much more). Pure: the caller counts.
  *
  * The repeat part is priced twice: when the nonce is issued, and again when its solution is
- * redeemed (`redemptionDifficulty`). Pricing only at issue, as §16 words it, let an attacker fetch
+ * redeemed (`redemptionDifficulty`). Pricing only at issue let an attacker fetch
  * a hundred nonces at a = 0 and spend them afterwards at the base price (bench item 10 measured
  * exactly that); checking again at redemption makes fetching ahead cost what signing up one at a
  * time costs. The surge part stays fixed at issue: it prices the moment, not the address.
  *
  * The surge counts at most `SURGE_NONCES_PER_CLIENT` nonces of one client a minute (a client is an
- * address, an IPv6 one by its /64: domain/client-key), not every nonce issued as §16 words it. A
+ * address, an IPv6 one by its /64: domain/client-key), not every nonce issued. A
  * nonce costs nothing to ask for, so counting them all let 32 addresses asking `/gates` in a loop
  * (60 a minute each, the per-IP window) raise everyone's difficulty by the full four bits. What
  * costs an asker is an address: with the cap, raising the surge above the default threshold of

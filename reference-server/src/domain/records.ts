@@ -134,11 +134,11 @@ export interface SignupInput {
   email: string;
   emailNorm: string;
   referralCode: string | undefined;
-  /** The waitlist confirms emails (contract §15): a confirm token, a mail, credit deferred. */
+  /** The waitlist confirms emails (docs/subscribers.md#email-confirmation): a confirm token, a mail, credit deferred. */
   confirm: boolean;
 }
 
-/** A subscriber as every answer shows it (contract §12): `position` is null once admitted. */
+/** A subscriber as every answer shows it (docs/subscribers.md#lifecycle): `position` is null once admitted. */
 export interface ListedSubscriber {
   id: string;
   email: string;
@@ -174,7 +174,7 @@ export interface StatusView {
   referralCode: string;
   referralCount: number;
   admitted: boolean;
-  /** False while the address awaits confirmation (contract §15). */
+  /** False while the address awaits confirmation (docs/subscribers.md#email-confirmation). */
   confirmed: boolean;
   /** Place in line; null once admitted. */
   position: number | null;
@@ -182,7 +182,7 @@ export interface StatusView {
   total: number;
 }
 
-/** Where a tenant's events are sent (contract §14); its secret is never part of it. */
+/** Where a tenant's events are sent (docs/webhooks.md#endpoints); its secret is never part of it. */
 export interface WebhookEndpoint {
   id: string;
   tenant_id: string;

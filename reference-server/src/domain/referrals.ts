@@ -1,5 +1,5 @@
 /**
- * Referral credit (contract §7): a referral is credited only on a fresh sign-up, only with a
+ * Referral credit (docs/subscribers.md#referral-credit): a referral is credited only on a fresh sign-up, only with a
  * code of the same waitlist, never to oneself, only while referrals are on; anything else is
  * ignored silently. The store finds the code's owner on the waitlist (same waitlist by lookup;
  * the new row does not exist yet, so it cannot be its own referrer); this decides, and says

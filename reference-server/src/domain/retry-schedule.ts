@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again (contract §14): after 5 s, 5 min, 30 min, 2 h, 5 h,
+ * When a failed delivery is tried again (docs/webhooks.md#retries): after 5 s, 5 min, 30 min, 2 h, 5 h,
  * 10 h and 10 h, then it is marked failed. WAITLIST_WEBHOOK_RETRY_SCHEDULE replaces the
  * schedule (comma-separated seconds), which is also how tests make retries come at once.
  */

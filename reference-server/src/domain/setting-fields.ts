@@ -1,5 +1,5 @@
 /**
- * The waitlist settings of operations.md as fields: one definition from which the command
+ * The waitlist settings of docs/command-line.md#commands as fields: one definition from which the command
  * line's options and the dashboard's form are both made, so a range or a parser cannot differ
  * between the two doors.
  */

@@ -1,4 +1,4 @@
-/** Waitlist settings (operations.md), their defaults and the rules for changing them. */
+/** Waitlist settings (docs/command-line.md#commands), their defaults and the rules for changing them. */
 import {
   CHALLENGE_DEFAULT_MIN_AGE_MS,
   IP_RATE_LIMIT_DEFAULT,

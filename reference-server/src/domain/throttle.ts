@@ -1,5 +1,5 @@
 /**
- * Throttle arithmetic for contract §5. Pure: the caller owns the state and the clock.
+ * Throttle arithmetic for docs/protocol.md#throttles-and-budgets. Pure: the caller owns the state and the clock.
  *
  * Two rules, one shape (`Rule`), so the state keeper (`adapters/limiter.ts`) serves both:
  *

@@ -1,5 +1,5 @@
 /**
- * Stateless signed tokens for the Challenge (contract §4) and Proof of Work (§3) gates. Issuing
+ * Stateless signed tokens for the Challenge (docs/gates.md#challenge) and Proof of Work (docs/gates.md#proof-of-work) gates. Issuing
  * needs no storage; single use is enforced by the caller recording `id` once the gates pass.
  *
  *   challenge token: c1.<issued at, base36 ms>.<min age, base36 ms>.<random>.<mac>

@@ -1,4 +1,4 @@
-/** Which endpoints an event goes to (contract §14): its tenant's live ones whose filters let it through. */
+/** Which endpoints an event goes to (docs/webhooks.md#endpoints): its tenant's live ones whose filters let it through. */
 export interface EndpointFilter {
   tenant_id: string;
   /** Event types it wants; empty for all. */

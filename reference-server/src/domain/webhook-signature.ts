@@ -1,5 +1,5 @@
 /**
- * The Standard Webhooks signature (contract §14): HMAC-SHA256, keyed with the base64-decoded
+ * The Standard Webhooks signature (docs/webhooks.md#signatures): HMAC-SHA256, keyed with the base64-decoded
  * part of the `whsec_` secret, over `id.timestamp.body`, sent as `v1,<base64>`.
  */
 import { createHmac, randomBytes } from 'node:crypto';

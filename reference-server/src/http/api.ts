@@ -26,7 +26,7 @@ function reply<T>(res: Response, result: ApiResult<T>, status: number): void {
     return;
   }
   const { refusal } = result;
-  // One body for every 401, with the challenge scheme the spec names.
+  // One body for every 401, with the Bearer scheme of docs/protocol.md#authentication.
   send(
     res,
     refusalOutcome(refusal, refusal.code === ErrorCode.unauthorized ? { 'WWW-Authenticate': 'Bearer' } : {}),

@@ -56,7 +56,7 @@ export function createApp(app: Container, options: AppOptions): express.Express 
   // Express would otherwise parse `a[b]=c` into objects; the list query takes plain strings.
   web.set('query parser', 'simple');
 
-  // Every answer carries a Request-Id, and the log line of the request names it (contract §13).
+  // Every answer carries a Request-Id, and the log line of the request names it (docs/protocol.md#request-id).
   web.use((req, res, next) => {
     const started = performance.now();
     const requestId = newRequestId();
@@ -123,7 +123,7 @@ export function createApp(app: Container, options: AppOptions): express.Express 
     );
   });
 
-  // The confirmation link: the page asks, only its button's POST confirms (contract §15).
+  // The confirmation link: the page asks, only its button's POST confirms (docs/subscribers.md#email-confirmation).
   web.get('/c/:token', async (req, res) => {
     const page = await confirmationPage(app, String(req.params.token));
     if (!page) return sendPage(res, unknownConfirmationPage(), 404);

@@ -1,5 +1,5 @@
 /**
- * Reading a JSON body after the cheap checks have passed (contract §2: 413/415/400 come after
+ * Reading a JSON body after the cheap checks have passed (docs/protocol.md#order-of-checks: 413/415/400 come after
  * 404 and 429). Limits are enforced while reading, so a huge body costs at most 16 KiB.
  */
 import type { IncomingMessage } from 'node:http';

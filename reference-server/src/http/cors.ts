@@ -1,4 +1,4 @@
-/** CORS of the public endpoint, contract §9. Refused origins get no CORS headers at all. */
+/** CORS of the public endpoint, docs/protocol.md#cors. Refused origins get no CORS headers at all. */
 import { Header } from '@waitlistkit/protocol';
 
 export const PREFLIGHT_HEADERS = {

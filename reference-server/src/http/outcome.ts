@@ -1,6 +1,6 @@
 /**
  * An HTTP answer: status, JSON body, headers. The use cases say what happened; this is where it
- * becomes a status (contract §1: the code decides it) and a Retry-After header.
+ * becomes a status (docs/protocol.md#errors: the code decides it) and a Retry-After header.
  */
 import { ERROR_STATUS, ErrorCode, Header } from '@waitlistkit/protocol';
 import type { Refusal } from '../app/refusal.js';

@@ -1,6 +1,6 @@
 /**
  * Public subscribe and its gates, /v1/public/*: request in, `PublicSignups` (app/signup.ts)
- * decides, answer out, with the CORS headers of contract §9 whenever the origin is allowlisted.
+ * decides, answer out, with the CORS headers of docs/protocol.md#cors whenever the origin is allowlisted.
  */
 import { ErrorCode, Header } from '@waitlistkit/protocol';
 import { type Request, type Response, Router } from 'express';
@@ -60,7 +60,7 @@ export function publicRouter(app: Container, health: DatabaseHealth): Router {
     let outcome: Outcome;
     switch (result.kind) {
       case 'accepted':
-        // The 202's body is part one's, byte for byte; the widget learns from this header that a
+        // The 202's body is docs/endpoints.md#accepted-sign-up, byte for byte; the widget learns from this header that a
         // confirmation mail is on its way. It says what the waitlist does, not what this address
         // is, so a re-sign-up still cannot tell a confirmed address from a new one.
         outcome = {

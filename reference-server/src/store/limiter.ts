@@ -1,7 +1,7 @@
 import type { Limit, Take } from '../domain/throttle.js';
 
 /**
- * The state of one throttle (contract §5): a state `S` per key (a key id, a waitlist and IP, ...),
+ * The state of one throttle (docs/protocol.md#throttles-and-budgets): a state `S` per key (a key id, a waitlist and IP, ...),
  * advanced by its `Rule` of `domain/throttle.ts`, which alone does the arithmetic. An adapter only
  * keeps the states: it loads the key's state, applies `rule.take` and stores the result. Every
  * state of the rules is plain JSON (numbers and arrays of numbers), so a database may keep it as

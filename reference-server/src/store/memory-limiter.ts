@@ -5,7 +5,7 @@
  * process serves every request and sees every take; and throttles need no durability across
  * restarts (a restart forgets counts, which only makes a throttle more lenient for a moment).
  * Keeping them out of the file spares every request a write. With PostgreSQL, where several
- * processes act as one server (contract §17), the counters live in the database instead.
+ * processes act as one server (docs/self-hosting.md#several-servers), the counters live in the database instead.
  *
  * States are keyed by a string (key id, waitlist and IP, waitlist and email), for one rule of
  * `domain/throttle.ts`. Idle entries are forgotten on a sweep, and the map is capped, so a flood

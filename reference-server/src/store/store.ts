@@ -12,7 +12,7 @@
  * - `write(fn)`: every read and write of `fn` in one transaction, durable before the promise
  *   settles; a thrown error undoes all of it.
  * and one for the hot path, `signUpFresh`, which an adapter may batch with other sign-ups.
- * Throttle counters are state too (contract §17): `limiter` hands out a `Limiter` per throttle
+ * Throttle counters are state too (docs/self-hosting.md#several-servers): `limiter` hands out a `Limiter` per throttle
  * (its contract in limiter.ts), kept wherever the adapter keeps them, so no use case knows where
  * they live.
  */
@@ -150,7 +150,7 @@ export interface Subscribers {
   topReferrers(waitlistId: string, settings: WaitlistSettings, limit: number): Promise<ListedSubscriber[]>;
 }
 
-/** A confirmation link's subscriber, as its page shows it (contract §15). */
+/** A confirmation link's subscriber, as its page shows it (docs/subscribers.md#email-confirmation). */
 export interface ConfirmationView {
   subscriberId: string;
   waitlistName: string;
@@ -208,7 +208,7 @@ export interface UsedTokens {
 }
 
 /**
- * Answers kept under (API key, Idempotency-Key), contract §13. A kept answer may name
+ * Answers kept under (API key, Idempotency-Key), docs/protocol.md#idempotency-key. A kept answer may name
  * subscribers (domain/kept-answers.ts): the store indexes whom it names as it keeps it, and
  * `Subscribers.erase` takes an erased person out of every answer naming them, found through
  * that index, the answers themselves staying.
@@ -297,7 +297,7 @@ export interface WebhookEndpoints {
 }
 
 /**
- * The outbox (contract §14): events recorded with the change that caused them, and their
+ * The outbox (docs/webhooks.md#the-outbox): events recorded with the change that caused them, and their
  * deliveries. A subscriber's row brings its own, written by the statement that writes it (the
  * schema's triggers, on both stores): `subscriber.created` when the tenant has a live endpoint,
  * and the confirmation mail. `signUp` records `referral.credited` in the same write; `add`

@@ -2,7 +2,7 @@
  * Item 3: time from the click on "Join the waitlist" to the widget's success, in headless
  * Chromium, for Challenge + Proof of Work at difficulty 16, 18 and 20 against a real server: the
  * visitor fills the field and clicks at once, so the gates the widget starts passing on focus
- * (`POST …/gates`, contract §16) are still being solved at the click and the figure is their
+ * (`POST …/gates`, docs/gates.md#gates-before-the-submit) are still being solved at the click and the figure is their
  * whole cost: the solve in Blob workers, then one POST. Item 9 gives the same gates the typing
  * time a person takes. The Challenge's minimum age is set to 0 here so the figure is the widget's
  * own cost. Baseline in the same run: the same page and click on a waitlist without gates.

@@ -5,7 +5,7 @@
  * alike; the baseline is GET /healthz on the same server in the same rounds (the floor of an
  * HTTP round trip). Every answer is checked against what was seeded.
  *
- * Then the lifecycle (contract §12): a tenth of the waitlist is admitted through the API in
+ * Then the lifecycle (docs/subscribers.md#lifecycle): a tenth of the waitlist is admitted through the API in
  * admissions of 1,000, each timed, and the same reads are measured again with the admitted rows
  * out of the line, beside the admitted list and one waiting subscriber's own GET.
  *
@@ -495,7 +495,7 @@ export default {
             `${n} timed requests per measurement (after 3 untimed), round-robin with /healthz on the same server ` +
             'as the baseline; value = median (p50), and p99. The ratio is p50 ÷ the /healthz p50 of the same rounds. ' +
             'Goals apply at 1M subscribers, on the p50. Then a tenth of the waitlist is admitted through ' +
-            `\`POST …/admissions {"count": ${admitCount}}\` (contract §12), each admission timed and followed ` +
+            `\`POST …/admissions {"count": ${admitCount}}\` (docs/subscribers.md#lifecycle), each admission timed and followed ` +
             'by one timed /healthz (their baseline), and the reads are measured again, round-robin as before, with ' +
             'the same goals: "10 % admitted" rows.',
           columns: [

@@ -1,5 +1,5 @@
 /**
- * Item 8: what the webhook outbox (contract §14) costs the hot path, and how late deliveries come.
+ * Item 8: what the webhook outbox (docs/webhooks.md#the-outbox) costs the hot path, and how late deliveries come.
  *
  * Throughput: item 4's scenario 4a (public sign-up, fresh emails, no gates) under wrk with 50
  * connections, on a server whose tenant has no webhook endpoint (the baseline) and on one whose

@@ -4,7 +4,7 @@
  * The visitor focuses the email field, types the address in about 2 s (keystrokes at jittered
  * intervals, the same schedule on every row of a round), then clicks "Join the waitlist"; the
  * clock runs from that click, as the page sees it, to `waitlist:success`. On focus the widget
- * fetches the gates (contract §16) and passes them while the person types, so the submit is one
+ * fetches the gates (docs/gates.md#gates-before-the-submit) and passes them while the person types, so the submit is one
  * POST, answered 202.
  *
  * Baseline in the same run: the same page, typing and click on a waitlist without gates. Also

@@ -33,7 +33,7 @@ import { fmtMhs, fmtPct, fmtRatio, median, metCell } from '../lib/stats.js';
 import type { Row } from '../lib/table.js';
 
 const GOAL_RATIO = 1 / 5;
-const IP_LIMIT = 60; // the waitlist default, contract §5
+const IP_LIMIT = 60; // the waitlist default, docs/protocol.md#throttles-and-budgets
 const NAT_PEOPLE = [1, 4, 8, 16];
 
 const RUNS = [
@@ -204,7 +204,7 @@ export default {
       };
     });
 
-    // The yield §16's rule allows a hashing-bound attacker, against steeper variants of its repeat
+    // The yield that the rule of docs/gates.md#adaptive-difficulty allows a hashing-bound attacker, against steeper variants of its repeat
     // price: a calculation from the pipelining attacker's measured hash rate, which its run checks.
     const pipe = results.pipeline;
     const attackRate = (pipe.tries * 1000 * pipe.threads) / Math.max(1, pipe.solveMs);
@@ -215,7 +215,7 @@ export default {
       return {
         rule:
           bits === 2
-            ? '§16: ⌈2·log2(a/2)⌉ (each doubling of a costs 4×)'
+            ? 'ours: ⌈2·log2(a/2)⌉ (each doubling of a costs 4×)'
             : `⌈${bits}·log2(a/2)⌉ (each doubling costs ${2 ** bits}×)`,
         predicted: String(predicted),
         ratio: fmtRatio(ratio),
@@ -228,7 +228,7 @@ export default {
 
     const steep = ruleRows.find((row) => row.meets === metCell(true));
     const steepText = steep
-      ? `needs at least ${steep.rule}, under which the 16th person behind a shared address expects ${steep.sixteenth} of solving (${ruleRows[0]?.sixteenth} under §16)`
+      ? `needs at least ${steep.rule}, under which the 16th person behind a shared address expects ${steep.sixteenth} of solving (${ruleRows[0]?.sixteenth} under ours)`
       : 'needs a steeper price than any in the table';
 
     return {
@@ -270,7 +270,7 @@ export default {
               `${maxDifficulty('pipeline')} (pipelining). Every nonce's difficulty matched the server's rule for the sign-ups ` +
               'accepted from the address before it was issued (checked per nonce).',
             `The hoarding attacker fetched ${hoarded} of its ${results.hoard.gateFetches} gate sets before its first sign-up was accepted: ` +
-              "§16 fixes a nonce's difficulty when it is issued, but the server checks the repeat price again when a " +
+              "docs/gates.md#adaptive-difficulty fixes a nonce's difficulty when it is issued, but the server checks the repeat price again when a " +
               'solution is redeemed (a solution short of it gets a fresh 428 pow), so a nonce fetched ahead costs what ' +
               'signing up one at a time does (the 428 pow refusals of the hoarding run).',
           ],
@@ -336,7 +336,7 @@ export default {
           intro:
             `Sign-ups an attacker hashing at ${fmtMhs(attackRate)} (the pipelining attacker's measured rate) can pay for in ${duration}: ` +
             `the largest n whose expected tries, the sum of 2^difficulty for a = 0 … n − 1, fit in rate × duration, ` +
-            `and never more than adaptive off accepted (${n('off')}, bound by the per-IP budget). The first row is §16's rule, ` +
+            `and never more than adaptive off accepted (${n('off')}, bound by the per-IP budget). The first row is the rule of docs/gates.md#adaptive-difficulty, ` +
             'with the measured yield beside it as a check of the calculation; the others are steeper repeat prices, ' +
             `with what they cost a person behind a shared address at the widget's one-worker rate (${fmtMhs(rate1)}). ` +
             'No surge: one attacker stays far below the threshold.',
@@ -351,11 +351,11 @@ export default {
           ],
           rows: ruleRows,
           notes: [
-            "Under §16's rule the n-th sign-up costs about (n/2)² times the first, so the work of n sign-ups grows as n³ and " +
+            'Under the rule of docs/gates.md#adaptive-difficulty the n-th sign-up costs about (n/2)² times the first, so the work of n sign-ups grows as n³ and ' +
               "the yield as the cube root of the attacker's hash rate × time: twice the cores buy 1.26× the sign-ups. " +
               `Against this attacker, a yield of a fifth of adaptive off over ${duration} ${steepText}: ` +
               'people behind a shared address cannot be told from an attacker by their address, so they pay the steeper price too. ' +
-              "The contract's rule is kept, and the goal is judged on it.",
+              'Our rule is kept, and the goal is judged on it.',
           ],
         },
       ],

@@ -1,12 +1,12 @@
 /**
  * The attacker of item 10: one client IP (loopback) signing up distinct addresses on one public
- * waitlist as fast as it can for a fixed time, through the real protocol of contract §16:
+ * waitlist as fast as it can for a fixed time, through the real protocol of docs/gates.md#adaptive-difficulty:
  * `POST …/gates` for a Challenge token and a Proof of Work nonce, wait out `min_age_ms`, solve
  * with the widget's own WebAssembly kernel on persistent worker threads (one nonce per thread,
  * threads/attacker-solver.ts), then `POST …/subscribers` with both. A 428 on the submit is obeyed
  * (new token or nonce), a 429 makes it wait its `Retry-After`.
  *
- * It also keeps its own copy of the per-IP throttle (contract §5, the server's sliding window of
+ * It also keeps its own copy of the per-IP throttle (docs/protocol.md#throttles-and-budgets, the server's sliding window of
  * one-second slots, each counted for 61 s at most), so it spends its request budget without being
  * refused. Two strategies:
  *

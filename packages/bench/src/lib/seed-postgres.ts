@@ -124,7 +124,7 @@ export async function seedSubscribersPg(url: string, waitlistId: string, n: numb
 
 /**
  * Positions of `ids` by sorting the whole line in SQL (seed.ts's `positionsBySorting`, on
- * PostgreSQL): contract §7's order over the waiting subscribers.
+ * PostgreSQL): the order of docs/subscribers.md#positions over the waiting subscribers.
  */
 export function positionsBySortingPg(
   url: string,

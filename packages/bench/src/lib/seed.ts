@@ -10,7 +10,7 @@
  * subscribers are referrers with 1–5 credited referrals, each credit a later subscriber whose
  * `referred_by` points at them, and `rank_key = seq` (boost 0; benchmarks set a boost with the command
  * line, which re-ranks the referrers as it would on any waitlist). Everyone is seeded
- * waiting (contract §12): `admitted_us` stays NULL, nobody is erased (no `erased_seqs`), and the
+ * waiting (docs/subscribers.md#lifecycle): `admitted_us` stays NULL, nobody is erased (no `erased_seqs`), and the
  * waitlist's `admitted_count` and `erased_count` keep their 0; benchmarks admit through the API.
  */
 import { randomBytes } from 'node:crypto';
@@ -237,8 +237,8 @@ export function countSubscribers(dbPath: string, waitlistId: string): number {
 }
 
 /**
- * Positions of `ids` by sorting the whole line in SQL (contract §7's order over the waiting
- * subscribers only, §12: admitted ones have no position and are left out of the map), to check
+ * Positions of `ids` by sorting the whole line in SQL (the order of docs/subscribers.md#positions over the waiting
+ * subscribers only, docs/subscribers.md#lifecycle: admitted ones have no position and are left out of the map), to check
  * the server's answers against: slow at 1M, fine up to 100k.
  */
 export function positionsBySorting(

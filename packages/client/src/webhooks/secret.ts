@@ -1,4 +1,4 @@
-/** The signing key inside an endpoint's secret (contract §14: `whsec_` + base64 of random bytes). */
+/** The signing key inside an endpoint's secret (docs/webhooks.md#signatures: `whsec_` + base64 of random bytes). */
 import { Buffer } from 'node:buffer';
 import { WEBHOOK_SECRET_PREFIX } from '@waitlistkit/protocol';
 

@@ -1,4 +1,4 @@
-/** Checking a delivery's headers and signature (contract §14, Standard Webhooks). */
+/** Checking a delivery's headers and signature (docs/webhooks.md#signatures, Standard Webhooks). */
 import { WEBHOOK_TOLERANCE_SECONDS, WebhookHeader } from '@waitlistkit/protocol';
 import { WebhookVerificationError } from '../errors.js';
 import { checkRawBody } from './body.js';

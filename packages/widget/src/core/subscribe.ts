@@ -68,7 +68,7 @@ export type PrepareOptions = Pick<
 const CHALLENGE_TICK_MS = 250;
 
 /**
- * The accepted sign-up, and whether the waitlist confirms addresses (contract §15, the
+ * The accepted sign-up, and whether the waitlist confirms addresses (docs/subscribers.md#email-confirmation, the
  * `Waitlist-Confirm-Email` header): then a mail is on its way and the visitor should check it.
  */
 export type Subscribed = AcceptedSignup & { confirmEmail: boolean };
@@ -126,7 +126,7 @@ async function waitOut(
 }
 
 /**
- * Passes the waitlist's gates before the sign-up (contract §16): fetches a Challenge token and a
+ * Passes the waitlist's gates before the sign-up (docs/gates.md#gates-before-the-submit): fetches a Challenge token and a
  * Proof of Work nonce, waits out the token's minimum age while solving, and resolves with what
  * `subscribe({ prepared })` sends so that its first request is accepted. Start it while the
  * visitor types. It never rejects: any failure (or `signal`) resolves `undefined`, and the

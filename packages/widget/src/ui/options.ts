@@ -7,7 +7,7 @@ import { parseBaseUrl } from '../core/url.js';
 import { en, type Locale, mergeLocale } from './locale.js';
 
 export type Theme = 'auto' | 'light' | 'dark';
-/** When the gates are passed ahead of the submit (contract §16). */
+/** When the gates are passed ahead of the submit (docs/gates.md#gates-before-the-submit). */
 export type Prepare = 'focus' | 'visible';
 
 export interface MountOptions {

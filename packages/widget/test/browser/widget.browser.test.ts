@@ -111,7 +111,7 @@ describe.skipIf(chromiumMissing)('the script-tag widget in Chromium', () => {
         ),
     );
     await signUp(page, 'ada@example.com');
-    // Passed from the focus (the prefetch, contract §16): no 428 round. A click before the 300 ms
+    // Passed from the focus (the prefetch, docs/gates.md#gates-before-the-submit): no 428 round. A click before the 300 ms
     // minimum age is over shows the prepare's progress (round 0); a slower one shows nothing.
     expect(rounds.every((round) => round === 0)).toBe(true);
     expect(workers.length).toBeGreaterThan(0);
@@ -244,55 +244,58 @@ const callsOf = (page: Page, suffix: string) =>
     suffix,
   );
 
-describe.skipIf(chromiumMissing)('the gates passed while the visitor types (contract §16)', () => {
-  it('under a CSP without workers, solves on the main thread meanwhile: one POST', async () => {
-    const page = await browser.newPage();
-    await page.addInitScript(RECORD_FETCH);
-    const workers: string[] = [];
-    page.on('worker', (w) => workers.push(w.url()));
-    await page.goto(`${pages.origin}/no-workers-typing`);
-    const field = shadow(page, 'input[type=email]');
-    await field.focus();
-    await field.pressSequentially('slow-typist@example.com', { delay: 80 });
-    await shadow(page, 'button[type=submit]').click();
-    await expect
-      .poll(() => shadow(page, '[role=status]').textContent(), { timeout: 30_000 })
-      .toBe("You're on the list!");
-    expect(await callsOf(page, '/gates')).toHaveLength(1);
-    expect(await callsOf(page, '/subscribers')).toHaveLength(1);
-    expect(workers).toEqual([]);
-    expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toContain(
-      'worker-src',
-    );
-    await page.close();
-  });
+describe.skipIf(chromiumMissing)(
+  'the gates passed while the visitor types (docs/gates.md#gates-before-the-submit)',
+  () => {
+    it('under a CSP without workers, solves on the main thread meanwhile: one POST', async () => {
+      const page = await browser.newPage();
+      await page.addInitScript(RECORD_FETCH);
+      const workers: string[] = [];
+      page.on('worker', (w) => workers.push(w.url()));
+      await page.goto(`${pages.origin}/no-workers-typing`);
+      const field = shadow(page, 'input[type=email]');
+      await field.focus();
+      await field.pressSequentially('slow-typist@example.com', { delay: 80 });
+      await shadow(page, 'button[type=submit]').click();
+      await expect
+        .poll(() => shadow(page, '[role=status]').textContent(), { timeout: 30_000 })
+        .toBe("You're on the list!");
+      expect(await callsOf(page, '/gates')).toHaveLength(1);
+      expect(await callsOf(page, '/subscribers')).toHaveLength(1);
+      expect(workers).toEqual([]);
+      expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toContain(
+        'worker-src',
+      );
+      await page.close();
+    });
 
-  it('with data-prepare=visible, prepares when the form scrolls into view, before any focus', async () => {
-    const page = await browser.newPage();
-    await page.addInitScript(RECORD_FETCH);
-    await page.goto(`${pages.origin}/visible`);
-    const host = page.locator('waitlist-form');
-    await shadow(page, 'input[type=email]').waitFor({ state: 'attached' });
-    // An observer made after the widget's gets its first report after the widget's has had its own.
-    await host.evaluate(
-      (element) =>
-        new Promise<void>((resolve) => {
-          const observer = new IntersectionObserver(() => {
-            observer.disconnect();
-            resolve();
-          });
-          observer.observe(element);
-        }),
-    );
-    expect(await callsOf(page, '/gates')).toEqual([]);
-    await host.scrollIntoViewIfNeeded();
-    await expect.poll(() => callsOf(page, '/gates')).toHaveLength(1);
-    // Scrolling away and back does not prepare again.
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await host.scrollIntoViewIfNeeded();
-    await signUp(page, 'scrolled@example.com');
-    expect(await callsOf(page, '/gates')).toHaveLength(1);
-    expect(await callsOf(page, '/subscribers')).toHaveLength(1);
-    await page.close();
-  });
-});
+    it('with data-prepare=visible, prepares when the form scrolls into view, before any focus', async () => {
+      const page = await browser.newPage();
+      await page.addInitScript(RECORD_FETCH);
+      await page.goto(`${pages.origin}/visible`);
+      const host = page.locator('waitlist-form');
+      await shadow(page, 'input[type=email]').waitFor({ state: 'attached' });
+      // An observer made after the widget's gets its first report after the widget's has had its own.
+      await host.evaluate(
+        (element) =>
+          new Promise<void>((resolve) => {
+            const observer = new IntersectionObserver(() => {
+              observer.disconnect();
+              resolve();
+            });
+            observer.observe(element);
+          }),
+      );
+      expect(await callsOf(page, '/gates')).toEqual([]);
+      await host.scrollIntoViewIfNeeded();
+      await expect.poll(() => callsOf(page, '/gates')).toHaveLength(1);
+      // Scrolling away and back does not prepare again.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await host.scrollIntoViewIfNeeded();
+      await signUp(page, 'scrolled@example.com');
+      expect(await callsOf(page, '/gates')).toHaveLength(1);
+      expect(await callsOf(page, '/subscribers')).toHaveLength(1);
+      await page.close();
+    });
+  },
+);

@@ -1,6 +1,6 @@
 /**
- * The public subscribe endpoint as the contract describes it (§2 order of checks, §3 Proof of
- * Work, §4 Challenge), for msw: real nonces, checked with the protocol's `verifyPow`; tokens that
+ * The public subscribe endpoint as docs/ describes it (docs/protocol.md#order-of-checks,
+ * docs/gates.md#proof-of-work, docs/gates.md#challenge), for msw: real nonces, checked with the protocol's `verifyPow`; tokens that
  * must reach their minimum age; every token and nonce accepted once.
  */
 import { randomBytes } from 'node:crypto';
@@ -17,7 +17,7 @@ export interface ServiceOptions {
   challenge?: { minAgeMs: number };
   pow?: { difficulty: number };
   referrals?: boolean;
-  /** The waitlist confirms addresses: the 202 carries `Waitlist-Confirm-Email: on` (contract §15). */
+  /** The waitlist confirms addresses: the 202 carries `Waitlist-Confirm-Email: on` (docs/subscribers.md#email-confirmation). */
   confirmEmail?: boolean;
   /** The service's clock, for token ages. */
   now?: () => number;
@@ -107,7 +107,7 @@ export function fakeService(options: ServiceOptions = {}) {
     );
   });
 
-  /** `POST .../gates` (contract §16): fresh tokens for whatever gates are on, counted in `gateRequests`. */
+  /** `POST .../gates` (docs/gates.md#gates-before-the-submit): fresh tokens for whatever gates are on, counted in `gateRequests`. */
   let gateRequests = 0;
   const gates = http.post(GATES, ({ params }) => {
     gateRequests++;

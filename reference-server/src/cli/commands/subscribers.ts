@@ -1,4 +1,4 @@
-/** A subscriber for an access request, and letting people in or erasing them as an operator (contract §12). */
+/** A subscriber for an access request, and letting people in or erasing them as an operator (docs/subscribers.md#lifecycle). */
 import { ADMISSION_MAX } from '@waitlistkit/protocol';
 import type { SubscriberRef } from '../../app/subscribers.js';
 import type { Admission } from '../../domain/records.js';

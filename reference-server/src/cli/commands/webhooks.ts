@@ -1,4 +1,4 @@
-/** Webhook endpoints and their deliveries (contract §14), changed as an admin operator. */
+/** Webhook endpoints and their deliveries (docs/webhooks.md#endpoints), changed as an admin operator. */
 import { ok } from '../../app/refusal.js';
 import type { WebhookEndpoint } from '../../domain/records.js';
 import { asOperator, type Command, idOption, inScope, optionalStr, shown, str } from '../command.js';

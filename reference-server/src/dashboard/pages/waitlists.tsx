@@ -105,7 +105,7 @@ export interface SetupProps {
   errors: FieldErrors;
   formError?: string | undefined;
   saved?: boolean;
-  /** The server has no SMTP: confirmation mail would wait (contract §15). */
+  /** The server has no SMTP: confirmation mail would wait (docs/self-hosting.md#mail). */
   mailWaits?: boolean;
 }
 

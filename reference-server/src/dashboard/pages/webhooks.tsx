@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints (contract §14): the list with the create form, the page that shows a new
+ * Webhook endpoints (docs/webhooks.md#endpoints): the list with the create form, the page that shows a new
  * endpoint's signing secret once, and one endpoint with its recent deliveries. Admins get the
  * forms; members see the same facts without them (the app refuses their posts all the same).
  */

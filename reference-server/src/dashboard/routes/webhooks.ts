@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints (contract §14): list, create (the signing secret shown once), delete, and an
+ * Webhook endpoints (docs/webhooks.md#endpoints): list, create (the signing secret shown once), delete, and an
  * endpoint's deliveries with "send again". Who may do what is the app's rule (`create`, `delete`
  * and `resend` refuse members; any operator of the tenant may look); this door turns its answers
  * into redirects and pages.

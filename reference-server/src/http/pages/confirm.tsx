@@ -1,5 +1,5 @@
 /**
- * The confirmation page, {app_url}/c/<confirm_token> (contract §15). Opening it confirms nothing:
+ * The confirmation page, {app_url}/c/<confirm_token> (docs/subscribers.md#email-confirmation). Opening it confirms nothing:
  * mail scanners and link previews open links, so only the button's POST does. Like the status
  * page it is a capability: no Referer, no cache, no index.
  */

@@ -13,7 +13,7 @@ export interface StatusPageData {
   referralCode: string;
   referralCount: number;
   shareUrl: string | undefined;
-  /** False while the email awaits confirmation (contract §15). */
+  /** False while the email awaits confirmation (docs/subscribers.md#email-confirmation). */
   confirmed: boolean;
 }
 

@@ -1,7 +1,7 @@
 /**
  * PostgreSQL's `LineEngine` (../statements/line.ts): the line's size, kept on the waitlist's row,
  * the counts positions are computed from (the same counts as SQLite's, in one statement of one
- * text), and search through the trigram GIN index (contract §7, §12). The maths is
+ * text), and search through the trigram GIN index (docs/subscribers.md#positions, docs/subscribers.md#lifecycle). The maths is
  * domain/positions.ts; this file only counts.
  */
 import { SubscriberStatus } from '@waitlistkit/protocol';

@@ -1,7 +1,7 @@
 /**
  * Throttle state in PostgreSQL (the `Limiter` port of `store.ts`): one row per limiter and key,
  * holding the rule's state as JSON, so every `serve` process on the database counts in the same
- * state (contract §17). The arithmetic is the rule's (`domain/throttle.ts`); this file only keeps
+ * state (docs/self-hosting.md#several-servers). The arithmetic is the rule's (`domain/throttle.ts`); this file only keeps
  * the states.
  *
  * A take is one transaction: the row is made to exist (a second inserter waits on the primary

@@ -1,5 +1,5 @@
 /**
- * `waitlist-server backup --to FILE` (operations.md): a consistent copy of a live database, while
+ * `waitlist-server backup --to FILE` (docs/command-line.md#commands): a consistent copy of a live database, while
  * the server reads and writes it. `VACUUM INTO` reads the whole database in one read transaction,
  * so the copy is one committed state (in WAL mode writers go on meanwhile), and writes it
  * compacted, as a new file in rollback-journal mode that opens on its own (no -wal beside it).

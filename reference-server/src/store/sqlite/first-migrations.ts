@@ -124,7 +124,7 @@ export const FIRST_MIGRATIONS: readonly Migration[] = [
     }
   },
   `
-  -- The lifecycle (contract §12). An admitted subscriber keeps its row, out of the line: the line's
+  -- The lifecycle (docs/subscribers.md#lifecycle). An admitted subscriber keeps its row, out of the line: the line's
   -- indexes are partial (admitted_us IS NULL), so admitted rows leave them. An erased one leaves
   -- its seq behind in erased_seqs, a number and nothing else, so that join numbers stay dense
   -- and are never given again: positions are computed from them.
@@ -154,7 +154,7 @@ export const FIRST_MIGRATIONS: readonly Migration[] = [
   -- Whom an erased subscriber referred: their link is cut, their place kept.
   CREATE INDEX subscribers_referred_by ON subscribers (referred_by) WHERE referred_by IS NOT NULL;
 
-  -- Idempotency-Key (contract §13): the first answer per API key and Idempotency-Key, 24 hours.
+  -- Idempotency-Key (docs/protocol.md#idempotency-key): the first answer per API key and Idempotency-Key, 24 hours.
   CREATE TABLE idempotency (
     key_id TEXT NOT NULL,
     idem_key TEXT NOT NULL,
@@ -176,7 +176,7 @@ export const FIRST_MIGRATIONS: readonly Migration[] = [
     WHERE referral_count > 0;
   `,
   `
-  -- The outbox (contract §14): webhook endpoints, events recorded with the change that caused
+  -- The outbox (docs/webhooks.md#endpoints): webhook endpoints, events recorded with the change that caused
   -- them, a delivery per endpoint that wants an event, and every attempt.
   CREATE TABLE webhook_endpoints (
     id TEXT PRIMARY KEY,
@@ -244,7 +244,7 @@ export const FIRST_MIGRATIONS: readonly Migration[] = [
   END;
   `,
   `
-  -- Email confirmation (contract §15). A subscriber who must confirm has a confirm_token, kept
+  -- Email confirmation (docs/subscribers.md#email-confirmation). A subscriber who must confirm has a confirm_token, kept
   -- after confirming so a second press of the button is harmless; confirmed_us is when they
   -- did. confirm_mailed_us is when the last mail was queued: setting it is what queues one.
   ALTER TABLE subscribers ADD COLUMN confirm_token TEXT;

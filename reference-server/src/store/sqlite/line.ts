@@ -1,6 +1,6 @@
 /**
  * SQLite's `LineEngine` (../statements/line.ts): the line's size read off the rows, the counts
- * positions are computed from, and search through the trigram index (contract §7, §12). The
+ * positions are computed from, and search through the trigram index (docs/subscribers.md#positions, docs/subscribers.md#lifecycle). The
  * maths is domain/positions.ts; this file only counts.
  */
 import { SubscriberStatus } from '@waitlistkit/protocol';

@@ -17,7 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
   -- row of the waitlist (issue 16); line.ts confirms each with the exact substring test. The
   -- index is external content (the text stays in subscribers only) and kept in step by the
   -- triggers below, on every statement that writes email_search. secure-delete: an erased
-  -- address's entries leave the index at once, not later when segments merge (contract §12);
+  -- address's entries leave the index at once, not later when segments merge (docs/subscribers.md#erasure);
   -- PRAGMA secure_delete then overwrites their bytes. columnsize=0: no per-row token counts,
   -- which nothing reads.
   CREATE VIRTUAL TABLE subscribers_fts USING fts5 (
@@ -127,7 +127,7 @@ export async function configure(db: Connection, { writer }: { writer: boolean })
   await db.exec('PRAGMA foreign_keys = ON');
   if (writer) {
     await db.exec('PRAGMA journal_mode = WAL');
-    // An erased subscriber's bytes are overwritten, not left in free pages (contract §12).
+    // An erased subscriber's bytes are overwritten, not left in free pages (docs/subscribers.md#erasure).
     await db.exec('PRAGMA secure_delete = ON');
     // FULL: every commit is fsynced before it returns, so a 202 survives power loss.
     await db.exec('PRAGMA synchronous = FULL');

@@ -1,5 +1,5 @@
 /**
- * Email confirmation's reads and its one write (contract §15). The token is looked up on a
+ * Email confirmation's reads and its one write (docs/subscribers.md#email-confirmation). The token is looked up on a
  * unique partial index; confirming sets `confirmed_us` once and, in the same write, credits the
  * referral that sign-up only noted and records the events.
  */

@@ -1,4 +1,4 @@
-/** The events the statement modules record themselves, as both adapters record them (contract §14). */
+/** The events the statement modules record themselves, as both adapters record them (docs/webhooks.md#the-outbox). */
 import { newMessageId } from '../../domain/ids.js';
 import type { Credit } from '../../domain/referrals.js';
 import type { NewEvent } from '../store.js';

@@ -1,5 +1,5 @@
 /**
- * Answers kept under (API key, Idempotency-Key), contract §13, and whom each names
+ * Answers kept under (API key, Idempotency-Key), docs/protocol.md#idempotency-key, and whom each names
  * (idempotency_names), so that an erasure finds the answers naming the erased through an index.
  */
 import { IDEMPOTENCY_TTL_MS } from '@waitlistkit/protocol';

@@ -1,5 +1,5 @@
 /**
- * Letting people in and erasing them (contract §12), inside the caller's write and, where
+ * Letting people in and erasing them (docs/subscribers.md#lifecycle), inside the caller's write and, where
  * writers run at once, under the waitlist's row lock (the one a sign-up takes): two admissions,
  * in one process or two, are applied one after the other, never the same person twice, and
  * admission times strictly increase.

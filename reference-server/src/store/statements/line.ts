@@ -1,5 +1,5 @@
 /**
- * Reading the line (contract §7, §12) as both stores do: pages in position order and of those let
+ * Reading the line (docs/subscribers.md#positions, docs/subscribers.md#lifecycle) as both stores do: pages in position order and of those let
  * in, one subscriber, several by id, the status page, and the rows positions are corrected by.
  * What each store does its own way, on its hot paths, is its `LineEngine` (sqlite/line.ts,
  * postgres/line.ts): joining the line, its size, counting for positions, and search.

@@ -1,5 +1,5 @@
 /**
- * The outbox's tables (contract §14): events recorded in the transaction of the change that
+ * The outbox's tables (docs/webhooks.md#the-outbox): events recorded in the transaction of the change that
  * caused them, deliveries made from them per endpoint, and every attempt. Several servers may
  * share them: an event becomes deliveries once (createDeliveries marks it first, and a second
  * marker finds it marked), and a due delivery is taken by one worker at a time through a lease,
@@ -179,7 +179,7 @@ export function outboxOn(db: Db, d: Dialect): Outbox {
         [next.state, next.nextAt, attempt.deliveryId],
       );
     },
-    // What a server without SMTP owes (contract §15).
+    // What a server without SMTP owes (docs/self-hosting.md#mail).
     waitingMail: async () => (await db.get<{ n: number }>(WAITING_MAIL(d)))?.n ?? 0,
     async deliveries(endpointId, state) {
       const rows = await db.all<ListedRow>(LIST(d), [endpointId, state ?? null, 100]);

@@ -1,4 +1,4 @@
-/** Challenge tokens and Proof-of-Work nonces redeemed, until they expire (contract §16). */
+/** Challenge tokens and Proof-of-Work nonces redeemed, until they expire (docs/gates.md#gates-before-the-submit). */
 import type { TokenUse } from '../../domain/records.js';
 import type { Db } from '../db.js';
 import { type Dialect, perDialect } from '../dialect.js';

@@ -1,4 +1,4 @@
-/** Webhook endpoints (contract §14), their events kept as JSON text. */
+/** Webhook endpoints (docs/webhooks.md#endpoints), their events kept as JSON text. */
 import type { WebhookEndpoint } from '../../domain/records.js';
 import type { Db } from '../db.js';
 import { type Dialect, perDialect } from '../dialect.js';

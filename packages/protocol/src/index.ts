@@ -1,8 +1,10 @@
 export * from './api-key.js';
+export * from './attribution.js';
 export { BASE62_ALPHABET, randomString } from './base62.js';
 export * from './constants.js';
 export * from './email.js';
 export * from './error-names.js';
+export * from './fields.js';
 export * from './parse.js';
 export * from './pow.js';
 export * from './referral-code.js';

@@ -101,3 +101,10 @@ export function checkFieldValues(
   }
   return { ok: true, value };
 }
+
+/**
+ * `GET /v1/public/waitlists/{id}/form`: what the widget renders besides the address, fetched
+ * while it first renders (docs/endpoints.md#the-form).
+ */
+export const FormDescriptionSchema = z.object({ fields: FieldDefinitionsSchema });
+export type FormDescription = z.output<typeof FormDescriptionSchema>;

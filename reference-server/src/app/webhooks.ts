@@ -162,7 +162,7 @@ export class Webhooks {
     if (denied) return refuse(denied);
     const endpoint = await endpointOf();
     if (!endpoint) return refuse(notFound('delivery', deliveryId));
-    const resent = await store.write(async (tx) => {
+    return store.write(async (tx) => {
       // The worker sends whatever is pending, to the address the endpoint had: checked in the
       // write, so a deletion committed just before is seen.
       if ((await tx.webhooks.get(endpoint.id))?.state !== 'active') {
@@ -180,10 +180,9 @@ export class Webhooks {
         },
         clock.now(),
       );
-      return ok(undefined);
+      // Read in the write: the answer is the state the resend made, not what the worker made of
+      // it since (it may send at once).
+      return ok((await tx.outbox.deliveries(endpoint.id)).find((d) => d.id === deliveryId));
     });
-    if (!resent.ok) return resent;
-    const deliveries = await store.reads.outbox.deliveries(endpoint.id);
-    return ok(deliveries.find((d) => d.id === deliveryId));
   }
 }

@@ -22,6 +22,10 @@ const subscriber = {
   status: 'waiting',
   admitted_at: null,
   confirmed: true,
+  // Part three adds these to every subscriber object (contract §18, §19).
+  fields: { company: 'Analytical Engines' },
+  source: { utm_source: 'newsletter' },
+  channel: 'newsletter',
   waitlist_id: 'wl_1',
 };
 

@@ -78,6 +78,14 @@ function SettingInput({ f, value, error }: { f: SettingField; value: string; err
           aria-invalid={error ? 'true' : undefined}
           aria-describedby={described}
         />
+      ) : f.kind === 'choice' ? (
+        <select id={id} name={f.key} aria-invalid={error ? 'true' : undefined} aria-describedby={described}>
+          {f.values.map((v) => (
+            <option value={v} selected={v === value}>
+              {v}
+            </option>
+          ))}
+        </select>
       ) : (
         <textarea
           id={id}
@@ -127,7 +135,7 @@ export function waitlistPage(who: SignedIn, props: SetupProps): Page {
     },
     {
       legend: 'Email checks',
-      keys: ['email_throttle', 'mx_check', 'block_disposable', 'disposable_domains'],
+      keys: ['email_throttle', 'mx_check', 'block_disposable', 'disposable_domains', 'dedupe'],
     },
     { legend: 'Email confirmation (double opt-in)', keys: ['confirm_email'] },
     { legend: 'Geo rules (an allow list or a deny list, not both)', keys: ['geo_allow', 'geo_deny'] },

@@ -114,16 +114,6 @@ describe('dedupe=provider', () => {
     expect(new Set(answers.map((r) => r.status))).toEqual(new Set([202]));
     expect(new Set(await Promise.all(answers.map((r) => r.text()))).size).toBe(1);
     const page = await line(t);
-    if (page.total !== 1)
-      console.log(
-        JSON.stringify(
-          await (await import('./database.js')).sql(
-            dir.db,
-            'SELECT email, email_norm, variant_key, seq FROM subscribers WHERE waitlist_id = ?',
-            [t.waitlistId],
-          ),
-        ),
-      );
     expect(page.total).toBe(1);
     expect(variants).toContain(page.items[0]?.email);
   });

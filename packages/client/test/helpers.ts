@@ -67,6 +67,10 @@ export function subscriber(n: number): Subscriber {
     status: 'waiting',
     admitted_at: null,
     confirmed: true,
+    // Part three's additions to every subscriber object (contract §18, §19).
+    fields: {},
+    source: {},
+    channel: 'direct',
   };
 }
 

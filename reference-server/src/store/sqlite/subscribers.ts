@@ -55,7 +55,9 @@ const INSERT_COLUMNS = `id, waitlist_id, seq, email, email_norm, email_search, r
  * waitlist as it is then, so a switch of the rule and a sign-up cannot cross.
  */
 const variantKeyOn = (waitlist: string, key: string) =>
-  `iif((SELECT settings ->> '$.dedupe' FROM waitlists WHERE id = ${waitlist}) = 'provider', ${key}, NULL)`;
+  // An address of no listed provider (most) has no key: the waitlist's settings are not read.
+  `CASE WHEN ${key} IS NULL THEN NULL
+        WHEN (SELECT settings ->> '$.dedupe' FROM waitlists WHERE id = ${waitlist}) = 'provider' THEN ${key} END`;
 
 /** The existing row of an address: the one of that exact address first, else the holder of its variant key. */
 const EXISTING = `FROM subscribers WHERE waitlist_id = ?1 AND (email_norm = ?2 OR variant_key = ?5)

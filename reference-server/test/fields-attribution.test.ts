@@ -276,6 +276,32 @@ describe('the create endpoints with fields and a source', () => {
   });
 });
 
+describe('erasure', () => {
+  it('takes the answers and the source with the row: signing up again starts afresh', async () => {
+    const t = await waitlistWithFields();
+    await publicPost(h.server, t.waitlistId, {
+      email: 'ada@example.com',
+      fields: GOOD,
+      source: { utm_source: 'first' },
+    });
+    const [ada] = (await listOf(t)).items;
+    const erased = await fetch(`${h.server.url}/v1/api/waitlists/${t.waitlistId}/subscribers/${ada?.id}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${t.key}` },
+    });
+    expect(erased.status).toBe(204);
+    await publicPost(h.server, t.waitlistId, {
+      email: 'ada@example.com',
+      fields: { company: 'New', consent: true },
+    });
+    const [again] = (await listOf(t)).items;
+    expect(again?.id).not.toBe(ada?.id);
+    expect(again?.fields).toEqual({ company: 'New', consent: true });
+    expect(again?.source).toEqual({});
+    expect(again?.channel).toBe('direct');
+  });
+});
+
 describe('the list by channel', () => {
   it('filters by referral, direct, a utm_source and a host, with exact totals', async () => {
     const t = await h.tenant({ waitlist: ['--origins', ORIGIN, '--ip-limit', '1000', '--referrals', 'on'] });

@@ -67,7 +67,7 @@ export function subscriber(n: number): Subscriber {
     status: 'waiting',
     admitted_at: null,
     confirmed: true,
-    // Part three's additions to every subscriber object (contract §18, §19).
+    // Every subscriber object carries these (docs/subscribers.md#fields, docs/subscribers.md#attribution).
     fields: {},
     source: {},
     channel: 'direct',

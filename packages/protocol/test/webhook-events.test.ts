@@ -22,7 +22,7 @@ const subscriber = {
   status: 'waiting',
   admitted_at: null,
   confirmed: true,
-  // Part three adds these to every subscriber object (contract §18, §19).
+  // Every subscriber object carries these (docs/subscribers.md#fields, docs/subscribers.md#attribution).
   fields: { company: 'Analytical Engines' },
   source: { utm_source: 'newsletter' },
   channel: 'newsletter',

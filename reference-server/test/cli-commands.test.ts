@@ -88,6 +88,9 @@ describe('commands print exactly the shapes of docs/command-line.md#commands', (
       geo_allow: [],
       geo_deny: ['RU', 'KP'],
       confirm_email: false,
+      // The waitlist gains its fields and dedupe (docs/command-line.md#fields-and-address-variants).
+      fields: [],
+      dedupe: 'exact',
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   AcceptedSignupSchema,
   AdmissionsResultSchema,
@@ -31,6 +34,17 @@ beforeAll(async () => {
       'on',
     ],
   });
+  // Fields to answer (docs/subscribers.md#fields), optional so that the seeds below need none.
+  const fields = join(tmpdir(), `fuzz-fields-${process.pid}.json`);
+  writeFileSync(
+    fields,
+    JSON.stringify([
+      { key: 'company', label: 'Company', type: 'text' },
+      { key: 'role', label: 'Role', type: 'select', options: ['Engineer', 'Founder'] },
+      { key: 'consent', label: 'I agree', type: 'checkbox' },
+    ]),
+  );
+  await h.cli(['waitlist', 'update', '--waitlist', t.waitlistId, '--fields', fields]);
   // A line before the fuzz, so the check of stored rows at the end never reads an empty one:
   // the fuzz's own sign-ups are random, and a run may make none.
   for (const n of [1, 2, 3]) {
@@ -59,6 +73,35 @@ const body = fc.oneof(
             nonce: fc.string({ maxLength: 300 }),
             solution: fc.oneof(fc.integer(), fc.double(), fc.string()),
           }),
+          fc.anything(),
+        ),
+        fields: fc.oneof(
+          fc.record(
+            {
+              company: fc.oneof(fc.string({ maxLength: 600 }), fc.anything()),
+              role: fc.oneof(fc.constantFrom('Engineer', 'Founder', 'CEO', ''), fc.anything()),
+              consent: fc.oneof(fc.boolean(), fc.anything()),
+              other: fc.anything(),
+            },
+            { requiredKeys: [] },
+          ),
+          fc.anything(),
+        ),
+        source: fc.oneof(
+          fc.record(
+            {
+              utm_source: fc.oneof(fc.string({ maxLength: 250 }), fc.anything()),
+              utm_campaign: fc.string({ maxLength: 50 }),
+              referrer: fc.oneof(
+                fc.webUrl(),
+                fc.constantFrom('javascript:alert(1)', 'ftp://x.example/'),
+                fc.string(),
+              ),
+              landing: fc.oneof(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.anything()),
+              gclid: fc.string({ maxLength: 5 }),
+            },
+            { requiredKeys: [] },
+          ),
           fc.anything(),
         ),
         extra: fc.anything(),
@@ -152,7 +195,7 @@ describe('hostile input never causes a 500, a crash or a partial row', () => {
 
   it('customer API list: random query strings', async () => {
     const pair = fc.tuple(
-      fc.constantFrom('page', 'limit', 'q', 'x', 'page[]', 'q[a]'),
+      fc.constantFrom('page', 'limit', 'q', 'x', 'page[]', 'q[a]', 'channel', 'channel[]'),
       fc.oneof(fc.string({ maxLength: 30 }), fc.nat().map(String)),
     );
     const raw = fc.constantFrom(
@@ -306,6 +349,11 @@ describe('hostile input never causes a 500, a crash or a partial row', () => {
     for (const s of items) {
       expect(checkEmail(s.email).ok).toBe(true);
       expect(s.referral_code).toMatch(/^[23456789A-HJ-NP-Z]{6}$/);
+      // What was stored of the answers and the source passed their checks: no stray key, no URL's query.
+      expect(Object.keys(s.fields).every((k) => ['company', 'role', 'consent'].includes(k))).toBe(true);
+      expect(typeof (s.fields.company ?? '')).toBe('string');
+      for (const page of [s.source.referrer, s.source.landing])
+        if (page !== undefined) expect(page).toMatch(/^https?:\/\/[^?#]*$/);
     }
     const normalized = items.map((s) => checkEmail(s.email)).map((c) => (c.ok ? c.normalized : ''));
     expect(new Set(normalized).size).toBe(items.length);

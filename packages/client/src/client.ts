@@ -1,3 +1,4 @@
+import type { FieldValues } from '@waitlistkit/protocol';
 import { resolveOptions } from './options.js';
 import { Subscribers } from './subscribers.js';
 import { Transport } from './transport.js';
@@ -12,9 +13,13 @@ import { type Webhooks, webhooks } from './webhooks/index.js';
  * const client = new WaitlistClient({ apiKey: process.env.WAITLIST_API_KEY!, baseUrl: 'https://api.example.com' });
  * const page = await client.subscribers.list('wl_123', { q: '@example.com' });
  * ```
+ *
+ * `F` types the subscribers' `fields` (docs/subscribers.md#fields): with
+ * `new WaitlistClient<{ company: string; consent: boolean }>(…)`, `subscriber.fields.company` is a
+ * `string | undefined`, no cast needed.
  */
-export class WaitlistClient {
-  readonly subscribers: Subscribers;
+export class WaitlistClient<F extends FieldValues = FieldValues> {
+  readonly subscribers: Subscribers<F>;
   /**
    * Verifying and reading the service's webhook deliveries. The same object as the package's
    * `webhooks` export, which needs no client (nor API key) at all.
@@ -22,6 +27,6 @@ export class WaitlistClient {
   readonly webhooks: Webhooks = webhooks;
 
   constructor(options: WaitlistClientOptions) {
-    this.subscribers = new Subscribers(new Transport(resolveOptions(options)));
+    this.subscribers = new Subscribers<F>(new Transport(resolveOptions(options)));
   }
 }

@@ -24,11 +24,13 @@ export type { RateLimit } from './rate-limit.js';
 export type {
   AdmitParams,
   AdmitResult,
+  AnswersOf,
   CreateParams,
   DeleteResult,
   IterateParams,
   ListParams,
   SignupResult,
+  SubscriberOf,
   SubscriberPage,
   SubscriberResult,
   Subscribers,

@@ -8,6 +8,7 @@ import {
   type ApiCreateSubscriberBody,
   ApiCreateSubscriberBodySchema,
   describeIssue,
+  type FieldValues,
   LIMIT_MAX,
   type ListPage,
   ListPageSchema,
@@ -31,10 +32,27 @@ export type WithResponseInfo<T> = T & ResponseInfo;
 /** @deprecated Results carry `requestId` too now; use `WithResponseInfo`. */
 export type WithRateLimit<T> = WithResponseInfo<T>;
 
-export type SubscriberPage = WithResponseInfo<ListPage>;
-export type SubscriberResult = WithResponseInfo<Subscriber>;
+/**
+ * A subscriber whose `fields` have the types a waitlist's fields give them (docs/subscribers.md#fields):
+ * `F` maps each key to its answer's type (`string` for text and select, `boolean` for a checkbox),
+ * as the client's type parameter says. Only answered fields are present, so each may be undefined.
+ * The types are the caller's word for what the waitlist asks; the service checks the answers.
+ */
+export type SubscriberOf<F extends FieldValues = FieldValues> = Omit<Subscriber, 'fields'> & {
+  fields: AnswersOf<F>;
+};
+
+/** Every answer optional for a waitlist's own keys; an untyped record stays as the wire has it. */
+export type AnswersOf<F extends FieldValues> = string extends keyof F ? F : Partial<F>;
+
+export type SubscriberPage<F extends FieldValues = FieldValues> = WithResponseInfo<
+  Omit<ListPage, 'items'> & { items: SubscriberOf<F>[] }
+>;
+export type SubscriberResult<F extends FieldValues = FieldValues> = WithResponseInfo<SubscriberOf<F>>;
 export type SignupResult = AcceptedSignup & PostResponseInfo;
-export type AdmitResult = AdmissionsResult & PostResponseInfo;
+export type AdmitResult<F extends FieldValues = FieldValues> = Omit<AdmissionsResult, 'items'> & {
+  items: SubscriberOf<F>[];
+} & PostResponseInfo;
 /** A delete answers 204 without a body: only what its headers said. */
 export type DeleteResult = ResponseInfo;
 
@@ -44,7 +62,10 @@ export type DeleteResult = ResponseInfo;
  */
 export type ListParams = ListQueryInput;
 export type IterateParams = Omit<ListQueryInput, 'page'>;
-export type CreateParams = ApiCreateSubscriberBody;
+/** `fields`: the answers, by key; `source`: where the sign-up came from (docs/subscribers.md#attribution). */
+export type CreateParams<F extends FieldValues = FieldValues> = Omit<ApiCreateSubscriberBody, 'fields'> & {
+  fields?: AnswersOf<F>;
+};
 /**
  * Whom to let in: the first `count` waiting subscribers by position, or exactly `subscriberIds`
  * (unknown or already admitted ones are skipped). One of the two, 1 to 1000.
@@ -108,7 +129,8 @@ function admissionsBody(params: AdmitParams): AdmissionsBody {
   return 'count' in admission ? { count: admission.count } : { subscriber_ids: admission.subscriberIds };
 }
 
-export class Subscribers {
+/** `F`: the waitlist's field keys and their answers' types, for typed `fields` (see `SubscriberOf`). */
+export class Subscribers<F extends FieldValues = FieldValues> {
   readonly #transport: Transport;
 
   constructor(transport: Transport) {
@@ -116,7 +138,11 @@ export class Subscribers {
   }
 
   /** One page of a waitlist's subscribers: the line by position, or the admitted ones. */
-  async list(waitlistId: string, params: ListParams = {}, options?: RequestOptions): Promise<SubscriberPage> {
+  async list(
+    waitlistId: string,
+    params: ListParams = {},
+    options?: RequestOptions,
+  ): Promise<SubscriberPage<F>> {
     const path = `${waitlistPath('list', waitlistId)}/subscribers`;
     checkArguments(LIST, params, options);
     // Encoding through the protocol's query schema checks the values and writes them as the
@@ -131,7 +157,7 @@ export class Subscribers {
       { method: 'get', path, searchParams, schema: ListPageSchema, label: 'ListPage' },
       options,
     );
-    return withInfo(data, { rateLimit, requestId });
+    return withInfo(data as SubscriberPage<F>, { rateLimit, requestId });
   }
 
   /**
@@ -144,7 +170,7 @@ export class Subscribers {
     waitlistId: string,
     params: IterateParams = {},
     options?: RequestOptions,
-  ): AsyncGenerator<Subscriber, void, undefined> {
+  ): AsyncGenerator<SubscriberOf<F>, void, undefined> {
     checkArguments(ITERATE, params, options);
     const limit = params.limit ?? LIMIT_MAX;
     for (let page = 1; ; page++) {
@@ -157,14 +183,18 @@ export class Subscribers {
   }
 
   /** One subscriber, waiting or admitted. An unknown id, or one of another waitlist, is `NotFoundError`. */
-  async get(waitlistId: string, subscriberId: string, options?: RequestOptions): Promise<SubscriberResult> {
+  async get(
+    waitlistId: string,
+    subscriberId: string,
+    options?: RequestOptions,
+  ): Promise<SubscriberResult<F>> {
     const path = subscriberPath('get', waitlistId, subscriberId);
     checkArguments(GET, undefined, options);
     const { data, rateLimit, requestId } = await this.#transport.request(
       { method: 'get', path, schema: SubscriberSchema, label: 'Subscriber' },
       options,
     );
-    return withInfo(data, { rateLimit, requestId });
+    return withInfo(data as SubscriberOf<F>, { rateLimit, requestId });
   }
 
   /**
@@ -173,7 +203,7 @@ export class Subscribers {
    */
   async create(
     waitlistId: string,
-    params: CreateParams,
+    params: CreateParams<F>,
     options?: PostRequestOptions,
   ): Promise<SignupResult> {
     const path = `${waitlistPath('create', waitlistId)}/subscribers`;
@@ -192,7 +222,11 @@ export class Subscribers {
    * `subscriberIds`. Resolves to those this request admitted, in the order they were let in.
    * The call's attempts share one Idempotency-Key, so a retry never admits a second batch.
    */
-  async admit(waitlistId: string, params: AdmitParams, options?: PostRequestOptions): Promise<AdmitResult> {
+  async admit(
+    waitlistId: string,
+    params: AdmitParams,
+    options?: PostRequestOptions,
+  ): Promise<AdmitResult<F>> {
     const path = `${waitlistPath('admit', waitlistId)}/admissions`;
     checkArguments(ADMIT, params, options);
     const json = admissionsBody(params);
@@ -200,7 +234,7 @@ export class Subscribers {
       { method: 'post', path, json, schema: AdmissionsResultSchema, label: 'Admissions' },
       options,
     );
-    return withInfo(data, { rateLimit, requestId, idempotentReplayed });
+    return withInfo(data as AdmitResult<F>, { rateLimit, requestId, idempotentReplayed });
   }
 
   /**

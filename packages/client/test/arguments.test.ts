@@ -98,7 +98,7 @@ const cases: Array<[string, () => Promise<unknown>, string]> = [
   [
     'list(id, { search })',
     () => subscribers().list(WAITLIST, { search: 'x' }),
-    'subscribers.list: unknown parameter `search`; the parameters are `page`, `limit`, `q`, `status`.',
+    'subscribers.list: unknown parameter `search`; the parameters are `page`, `limit`, `q`, `status`, `channel`.',
   ],
   [
     'iterate(id, { page })',
@@ -108,7 +108,7 @@ const cases: Array<[string, () => Promise<unknown>, string]> = [
   [
     'iterate(id, { cursor })',
     () => drain(subscribers().iterate(WAITLIST, { cursor: 'x' })),
-    'subscribers.iterate: unknown parameter `cursor`; the parameters are `limit`, `q`, `status`.',
+    'subscribers.iterate: unknown parameter `cursor`; the parameters are `limit`, `q`, `status`, `channel`.',
   ],
   [
     'admit(id, { subscriber_ids })',

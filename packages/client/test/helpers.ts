@@ -67,6 +67,10 @@ export function subscriber(n: number): Subscriber {
     status: 'waiting',
     admitted_at: null,
     confirmed: true,
+    // Every subscriber object carries these (docs/subscribers.md#fields, docs/subscribers.md#attribution).
+    fields: {},
+    source: {},
+    channel: 'direct',
   };
 }
 

@@ -19,6 +19,10 @@ export const subscriber = {
   status: 'waiting' as const,
   admitted_at: null,
   confirmed: true,
+  // Every subscriber object carries these (docs/subscribers.md#fields, docs/subscribers.md#attribution).
+  fields: { company: 'Analytical Engines' },
+  source: { utm_source: 'newsletter' },
+  channel: 'newsletter',
   waitlist_id: 'wl_3Fj9',
 };
 

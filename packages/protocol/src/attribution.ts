@@ -62,9 +62,16 @@ export function keptSource(source: Source): Source {
   return kept;
 }
 
+/** The host of an http(s) address; parsed once, as a sign-up's hot path derives its channel. */
 function hostOf(url: string | undefined): string | undefined {
-  const page = url && pageAddress(url);
-  return page ? new URL(page).host : undefined;
+  if (!url) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.host : undefined;
 }
 
 /**

@@ -200,6 +200,7 @@ export function buildOpenApiDocument(): Json {
   }
   const publicPath = '/v1/public/waitlists/{waitlist_id}/subscribers';
   const gatesPath = '/v1/public/waitlists/{waitlist_id}/gates';
+  const formPath = '/v1/public/waitlists/{waitlist_id}/form';
   const originParameter = {
     name: 'Origin',
     in: 'header',
@@ -397,6 +398,33 @@ export function buildOpenApiDocument(): Json {
           },
         },
         options: preflight('publicGatesPreflight'),
+      },
+      [formPath]: {
+        parameters: [waitlistIdParameter],
+        get: {
+          tags: ['public'],
+          operationId: 'publicForm',
+          summary: 'The form (public)',
+          description:
+            "Needs an allowlisted Origin; not counted in the per-IP budget. The waitlist's fields, in order, for the widget to render beside the address (docs/endpoints.md#the-form). A simple GET: no preflight.",
+          parameters: [originParameter],
+          responses: {
+            '200': response(
+              'The fields; `[]` when the waitlist asks nothing.',
+              {
+                'Cache-Control': {
+                  description:
+                    'A short browser cache (`public, max-age=60`): a change reaches visitors within a minute.',
+                  schema: { type: 'string' },
+                },
+              },
+              json(ref('Form')),
+            ),
+            '404': publicNotFound,
+            '500': errorResponse('`internal_error`: transient; retry with backoff.'),
+            '503': unavailable,
+          },
+        },
       },
     },
     webhooks: webhookOperations(),

@@ -47,7 +47,9 @@ export function describeIssue(issue: Issue): string {
       if (issue.expected === 'string' && Array.isArray(issue.input)) {
         return `${where} must be given once.`;
       }
-      const expected = article(issue.expected === 'int' ? 'integer' : issue.expected);
+      const expected = article(
+        issue.expected === 'int' ? 'integer' : issue.expected === 'record' ? 'object' : issue.expected,
+      );
       return `${where} must be ${expected}, not ${describeInput(issue.input)}.`;
     }
     case 'too_big':
@@ -72,8 +74,13 @@ export function describeIssue(issue: Issue): string {
         }
         return `${where} must be one of ${issue.options.map((v) => JSON.stringify(v)).join(', ')}.`;
       }
+      // A plain union (a field's answer: a string or a boolean) names the types it takes.
+      const expected = issue.errors.flat().flatMap((e) => (e.code === 'invalid_type' ? [e.expected] : []));
+      if (expected.length === issue.errors.length)
+        return `${where} must be ${expected.map(article).join(' or ')}, not ${describeInput(issue.input)}.`;
       return `${where} is invalid.`;
     }
+    case 'custom':
     case 'invalid_format':
       // Our own format checks carry a predicate ("must be …"); zod's defaults say nothing useful.
       return issue.message.startsWith('must ')
@@ -144,13 +151,15 @@ export interface ListQuery {
   limit: number;
   q: string;
   status: SubscriberStatus;
+  /** Only this channel (docs/subscribers.md#attribution); '' for every channel. */
+  channel: string;
 }
 
 /** The list query with defaults applied and `limit` clamped to the maximum. */
 export function parseListQuery(query: unknown): Parsed<ListQuery> {
   const parsed = parseWith(ListQuerySchema, query);
   if (!parsed.ok) return parsed;
-  const { page, limit, q, status } = parsed.value;
+  const { page, limit, q, status, channel } = parsed.value;
   return {
     ok: true,
     value: {
@@ -158,6 +167,7 @@ export function parseListQuery(query: unknown): Parsed<ListQuery> {
       limit: Math.min(limit ?? LIMIT_DEFAULT, LIMIT_MAX),
       q: q ?? '',
       status: status ?? SubscriberStatus.waiting,
+      channel: channel ?? '',
     },
   };
 }

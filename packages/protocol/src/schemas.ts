@@ -4,6 +4,7 @@
  * the OpenAPI document is generated from them. Built on zod/mini so browser bundles stay small.
  */
 import * as z from 'zod/mini';
+import { SOURCE_VALUE_MAX, SourceSchema } from './attribution.js';
 import {
   ADMISSION_MAX,
   ERROR_CODES,
@@ -13,6 +14,7 @@ import {
   SUBSCRIBER_STATUSES,
   WebhookEventType,
 } from './constants.js';
+import { FieldDefinitionsSchema } from './fields.js';
 import { POW_MAX_DIFFICULTY, POW_NONCE_MAX_LENGTH } from './pow.js';
 
 export interface SchemaDoc {
@@ -123,6 +125,34 @@ export const GatesResponseSchema = doc(
 );
 export type GatesResponse = z.infer<typeof GatesResponseSchema>;
 
+// ---------------------------------------------------------------- fields and attribution
+
+/** A sign-up's answers by key: a string for `text` and `select`, a boolean for `checkbox`. */
+function fieldValues() {
+  return z.record(z.string(), z.union([z.string(), z.boolean()]));
+}
+
+const fieldsInput = doc(fieldValues(), {
+  description:
+    "Answers to the waitlist's fields by key (docs/subscribers.md#fields). An unknown key, a missing required field, or a value of the wrong type or outside `options` is a 400 `invalid_request` naming the key. Kept from the first sign-up only.",
+});
+
+const sourceInput = doc(z.strictObject(SourceSchema.shape), {
+  description: `Where the sign-up came from (docs/subscribers.md#attribution): each value at most ${SOURCE_VALUE_MAX} characters; \`referrer\` and \`landing\` http(s) addresses, kept as origin and path. Any other key is a 400. Kept from the first sign-up only.`,
+});
+
+export const FieldDefinitionsDocSchema = doc(FieldDefinitionsSchema, {
+  id: 'FieldDefinitions',
+  description:
+    "A waitlist's fields in the order the form shows them (at most 10, keys unique): `{key, label, type, required, options?}`.",
+});
+
+export const FormSchema = doc(z.object({ fields: FieldDefinitionsDocSchema }), {
+  id: 'Form',
+  description:
+    'Answer of `GET /v1/public/waitlists/{waitlist_id}/form`: what the widget asks besides the address (docs/endpoints.md#the-form).',
+});
+
 // ---------------------------------------------------------------- customer API
 
 export const SubscriberSchema = doc(
@@ -149,6 +179,18 @@ export const SubscriberSchema = doc(
     confirmed: doc(z.boolean(), {
       description:
         'Whether the email address is confirmed; always true when the waitlist does not confirm emails.',
+    }),
+    fields: doc(fieldValues(), {
+      description:
+        'The answers given at sign-up to the fields the waitlist defines now, by key (docs/subscribers.md#fields); `{}` when none. An answer kept for a field since removed shows again if the key is defined again.',
+    }),
+    source: doc(z.strictObject(SourceSchema.shape), {
+      description:
+        'Where the sign-up came from, as kept at the first sign-up (docs/subscribers.md#attribution): only the keys given; `{}` when none.',
+    }),
+    channel: doc(z.string(), {
+      description:
+        '`referral` (credited to a referrer), else `utm_source`, else the referring host when it is not the landing host, else `direct`. Derived when asked.',
     }),
   }),
   { id: 'Subscriber' },
@@ -191,6 +233,12 @@ export const ListQuerySchema = z.object({
     doc(z.enum(SUBSCRIBER_STATUSES), {
       description:
         '`waiting` (default: the line, by position) or `admitted` (those let in, newest admission first).',
+    }),
+  ),
+  channel: z.optional(
+    doc(z.string().check(z.minLength(1), z.maxLength(SOURCE_VALUE_MAX)), {
+      description:
+        'Only subscribers of this channel: `referral`, `direct`, a `utm_source` value or a referring host (docs/subscribers.md#attribution).',
     }),
   ),
 });
@@ -241,6 +289,8 @@ export const ApiCreateSubscriberBodySchema = doc(
     email: emailField,
     referral_code: z.optional(referralCodeField),
     client_country: z.optional(countryCode),
+    fields: z.optional(fieldsInput),
+    source: z.optional(sourceInput),
   }),
   { id: 'ApiCreateSubscriberBody' },
 );
@@ -271,6 +321,8 @@ export const PublicSubscribeBodySchema = doc(
       }),
     ),
     pow: z.optional(PowSolutionSchema),
+    fields: z.optional(fieldsInput),
+    source: z.optional(sourceInput),
   }),
   { id: 'PublicSubscribeBody' },
 );
@@ -329,6 +381,9 @@ const exampleSubscriber = {
   status: 'waiting',
   admitted_at: null,
   confirmed: true,
+  fields: { company: 'Analytical Engines Ltd' },
+  source: { utm_source: 'newsletter', landing: 'https://example.com/' },
+  channel: 'newsletter',
   waitlist_id: 'wl_3Fj9',
 };
 

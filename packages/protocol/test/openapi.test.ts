@@ -26,6 +26,8 @@ describe('openapi.json', () => {
       'DELETE /v1/api/waitlists/{waitlist_id}/subscribers/{subscriber_id}',
       'GET /v1/api/waitlists/{waitlist_id}/subscribers',
       'GET /v1/api/waitlists/{waitlist_id}/subscribers/{subscriber_id}',
+      // The form (docs/endpoints.md#the-form).
+      'GET /v1/public/waitlists/{waitlist_id}/form',
       'OPTIONS /v1/public/waitlists/{waitlist_id}/gates',
       'OPTIONS /v1/public/waitlists/{waitlist_id}/subscribers',
       'POST /v1/api/waitlists/{waitlist_id}/admissions',

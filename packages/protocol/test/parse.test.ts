@@ -84,10 +84,19 @@ describe('parseApiCreateBody', () => {
 
 describe('parseListQuery', () => {
   it('applies defaults and clamps the limit', () => {
-    expect(parseListQuery({})).toEqual({ ok: true, value: { page: 1, limit: 25, q: '', status: 'waiting' } });
-    expect(parseListQuery({ page: '3', limit: '500', q: '50%_', status: 'admitted' })).toEqual({
+    expect(parseListQuery({})).toEqual({
       ok: true,
-      value: { page: 3, limit: 200, q: '50%_', status: 'admitted' },
+      value: { page: 1, limit: 25, q: '', status: 'waiting', channel: '' },
+    });
+    expect(
+      parseListQuery({ page: '3', limit: '500', q: '50%_', status: 'admitted', channel: 'newsletter' }),
+    ).toEqual({
+      ok: true,
+      value: { page: 3, limit: 200, q: '50%_', status: 'admitted', channel: 'newsletter' },
+    });
+    expect(parseListQuery({ channel: '' })).toEqual({
+      ok: false,
+      error: { code: 'invalid_request', message: '`channel` must be at least 1 characters long.' },
     });
     expect(parseListQuery({ status: 'gone' })).toEqual({
       ok: false,

@@ -22,6 +22,10 @@ const subscriber = {
   status: 'waiting',
   admitted_at: null,
   confirmed: true,
+  // Every subscriber object carries these (docs/subscribers.md#fields, docs/subscribers.md#attribution).
+  fields: { company: 'Analytical Engines' },
+  source: { utm_source: 'newsletter' },
+  channel: 'newsletter',
   waitlist_id: 'wl_1',
 };
 

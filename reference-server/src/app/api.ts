@@ -34,7 +34,14 @@ import {
 } from './api-access.js';
 import { idempotently } from './api-idempotency.js';
 import type { Context } from './context.js';
-import { acceptedBody, disposableCheck, emailThrottle, geoCheck, mxCheck } from './create-checks.js';
+import {
+  acceptedBody,
+  disposableCheck,
+  emailThrottle,
+  extrasCheck,
+  geoCheck,
+  mxCheck,
+} from './create-checks.js';
 import { admitIn, eraseIn, type Who } from './lifecycle.js';
 import { refusal } from './refusal.js';
 import { listPage } from './subscribers.js';
@@ -56,6 +63,7 @@ export class ApiRequests {
   private readonly admitting;
 
   constructor(private readonly ctx: Context) {
+    const parseBody = bodyCheck(parseApiCreateBody);
     this.listing = accessChecks<ApiState<ApiRequest & { query: unknown }>>(ctx)
       .prefixOf(API_LIST_ORDER)
       .check('query', (s) => {
@@ -66,7 +74,14 @@ export class ApiRequests {
       });
     this.creating = accessChecks<ApiState<CreateRequest>>(ctx)
       .prefixOf(API_CREATE_ORDER)
-      .check('body', bodyCheck(parseApiCreateBody))
+      .check('body', async (s) => {
+        const parsed = await parseBody(s);
+        if ('stop' in parsed) return parsed;
+        const checked = extrasCheck(s.waitlist.settings, parsed.body);
+        return 'refusal' in checked
+          ? { stop: refused(s.budget, checked.refusal) }
+          : { body: parsed.body, extras: checked.extras };
+      })
       .check('email_throttle', async (s) =>
         stopOn(s, await emailThrottle(ctx, s.waitlist, s.body.normalized_email)),
       )
@@ -155,7 +170,7 @@ export class ApiRequests {
   private async createOnce(request: CreateRequest): Promise<ApiResult<AcceptedSignup>> {
     const walked = await this.creating.run({ request, scope: Scope.write });
     if (walked.stop) return walked.stop;
-    const { grant, budget, waitlist, body } = walked.state;
+    const { grant, budget, waitlist, body, extras } = walked.state;
     const { settings } = waitlist;
     // The activity entry is part of the sign-up's write.
     const written = await this.writeAs(grant, budget, async (tx, who) => {
@@ -166,6 +181,7 @@ export class ApiRequests {
           emailNorm: body.normalized_email,
           referralCode: body.referral_code,
           confirm: settings.confirm_email,
+          extras,
         },
         this.ctx.clock.nowMicros(),
       );

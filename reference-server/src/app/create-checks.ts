@@ -4,13 +4,33 @@
  * answer. Each check is the refusal or undefined; a walk says how it stops on one. A check that
  * is off answers without a promise, so the public walk goes on without a turn of the event loop.
  */
-import { type AcceptedSignup, ErrorCode } from '@waitlistkit/protocol';
+import {
+  type AcceptedSignup,
+  checkFieldValues,
+  ErrorCode,
+  type FieldValues,
+  type Source,
+} from '@waitlistkit/protocol';
 import { isDisposable } from '../adapters/disposable.js';
 import { geoAllows } from '../domain/gates.js';
 import type { SignupRow, Waitlist } from '../domain/records.js';
 import type { WaitlistSettings } from '../domain/settings.js';
+import { type SignupExtras, signupExtras } from '../domain/signup-extras.js';
 import type { Context } from './context.js';
 import { type Refusal, refusal } from './refusal.js';
+
+/**
+ * The rest of the body check, against the waitlist: the answers to its fields (a 400 naming the
+ * key) and the source already checked by the body's schema, as a fresh sign-up keeps them.
+ */
+export function extrasCheck(
+  settings: WaitlistSettings,
+  body: { normalized_email: string; fields?: FieldValues | undefined; source?: Source | undefined },
+): { extras: SignupExtras } | { refusal: Refusal } {
+  const answers = checkFieldValues(settings.fields, body.fields);
+  if (!answers.ok) return { refusal: refusal(ErrorCode.invalidRequest, answers.problem.message) };
+  return { extras: signupExtras(body.normalized_email, answers.value, body.source ?? {}) };
+}
 
 export function emailThrottle(
   ctx: Context,

@@ -21,7 +21,7 @@ import { isOriginAllowed } from '../domain/origins.js';
 import type { TokenUse, Waitlist } from '../domain/records.js';
 import { checkChallengeToken, checkPowSolution } from '../domain/tokens.js';
 import type { Context } from './context.js';
-import { disposableCheck, emailThrottle, geoCheck, mxCheck } from './create-checks.js';
+import { disposableCheck, emailThrottle, extrasCheck, geoCheck, mxCheck } from './create-checks.js';
 import { difficultyToRedeem, issueChallenge, issuePow } from './gates.js';
 import { type BodyRead, type Refusal, refusal } from './refusal.js';
 import { parsedBody } from './request-body.js';
@@ -138,7 +138,9 @@ export function publicWalks(ctx: Context) {
     .prefixOf(PUBLIC_ORDER)
     .check('body', async (s) => {
       const body = await parsedBody(s.input.readBody, parsePublicSubscribeBody);
-      return body.ok ? { body: body.value } : { stop: { refusal: body.refusal } };
+      if (!body.ok) return { stop: { refusal: body.refusal } };
+      const checked = extrasCheck(s.waitlist.settings, body.value);
+      return 'refusal' in checked ? { stop: checked } : { body: body.value, extras: checked.extras };
     })
     .check('challenge', async (s): Promise<{ challenge: TokenUse | undefined } | Stop<Gated>> => {
       const { waitlist } = s;

@@ -17,15 +17,31 @@ const MAX_REMEMBERED = 1_000;
 
 export class RememberedWaitlists {
   readonly #known = new Map<string, Waitlist>();
+  /** When each remembered waitlist was read (ms). */
+  readonly #readAt = new Map<string, number>();
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   remembered(id: string): Waitlist | undefined {
     return this.#known.get(id);
   }
 
+  /**
+   * The waitlist as remembered when it was read at most `maxAgeMs` ago, else read now: for an
+   * answer that may be that stale and must not cost a read per request (the public form).
+   */
+  recent(id: string, maxAgeMs: number): Waitlist | undefined | Promise<Waitlist | undefined> {
+    const known = this.#known.get(id);
+    if (known && this.now() - (this.#readAt.get(id) ?? 0) <= maxAgeMs) return known;
+    return this.read(id);
+  }
+
   /** Reads the waitlist now, and remembers it while it is live. */
   async read(id: string): Promise<Waitlist | undefined> {
+    const at = this.now();
     const waitlist = await this.store.reads.waitlists.get(id);
     const known = this.#known.get(id);
     // Of two reads that raced, the newer version stays.
@@ -34,7 +50,8 @@ export class RememberedWaitlists {
     if (waitlist && !waitlist.archived) {
       if (this.#known.size >= MAX_REMEMBERED) this.forgetOldest();
       this.#known.set(id, waitlist);
-    }
+      this.#readAt.set(id, at);
+    } else this.#readAt.delete(id);
     return waitlist;
   }
 
@@ -42,6 +59,7 @@ export class RememberedWaitlists {
   private forgetOldest(): void {
     for (const id of this.#known.keys()) {
       this.#known.delete(id);
+      this.#readAt.delete(id);
       return;
     }
   }

@@ -5,7 +5,12 @@
  * sign-up's own write when it is accepted, so a gated sign-up costs one statement group like any
  * other.
  */
-import type { AcceptedSignup, ChallengeRequired, GatesResponse } from '@waitlistkit/protocol';
+import type {
+  AcceptedSignup,
+  ChallengeRequired,
+  FormDescription,
+  GatesResponse,
+} from '@waitlistkit/protocol';
 import type { TokenUse, Waitlist } from '../domain/records.js';
 import type { Context } from './context.js';
 import { acceptedBody } from './create-checks.js';
@@ -47,6 +52,19 @@ export type PublicGatesResult = { origin?: string } & (
   | { kind: 'failed'; error: unknown }
 );
 
+/** The public form (docs/endpoints.md#the-form): its fields, for an allowlisted origin; else not found. */
+export type PublicFormResult = { origin?: string } & (
+  | { kind: 'form'; body: FormDescription; origin: string }
+  | { kind: 'refused'; refusal: Refusal }
+  | { kind: 'failed'; error: unknown }
+);
+
+/**
+ * How stale the form may be: a change of the fields reaches this process's answers within this,
+ * and the browser's cache keeps an answer as long (http/public.ts's Cache-Control).
+ */
+export const FORM_MAX_AGE_MS = 60_000;
+
 /** A sign-up decided: written, stopped, or not written because the waitlist changed. */
 type Decision =
   | { kind: 'accepted'; result: PublicSignupResult }
@@ -62,6 +80,23 @@ export class PublicSignups {
   constructor(private readonly ctx: Context) {
     this.waitlists = new RememberedWaitlists(ctx.store);
     this.walks = publicWalks(ctx);
+  }
+
+  /**
+   * The form's fields from the waitlist as remembered (no read per request: a page view asks for
+   * it), the remembered copy at most FORM_MAX_AGE_MS old. Not counted in the per-IP window: it
+   * writes nothing and costs no read.
+   */
+  async form(waitlistId: string, origin: string | undefined): Promise<PublicFormResult> {
+    let found: Waitlist | undefined;
+    try {
+      found = await this.waitlists.recent(waitlistId, FORM_MAX_AGE_MS);
+      const allowed = originOn(found, origin);
+      if (found === undefined || allowed === undefined) return { kind: 'refused', ...NOT_FOUND.stop };
+      return { kind: 'form', body: { fields: found.settings.fields }, origin: allowed };
+    } catch (error) {
+      return { kind: 'failed', error, origin: originOn(found, origin) };
+    }
   }
 
   /** What the waitlist requires before the submit (docs/gates.md#gates-before-the-submit), issued now. */
@@ -125,13 +160,14 @@ export class PublicSignups {
     const walked = await this.walks.signUp.run(state);
     if (walked.stop) return { kind: 'stopped', stop: walked.stop, facts: walked.state };
     const facts = walked.state;
-    const { waitlist, body } = facts;
+    const { waitlist, body, extras } = facts;
     const signup = {
       waitlistId: waitlist.id,
       waitlistVersion: version,
       email: body.email,
       emailNorm: body.normalized_email,
       confirm: waitlist.settings.confirm_email,
+      extras,
     };
     const tokens = tokensOf(facts);
     // Gate tokens are redeemed in the sign-up's own write: one commit, like any sign-up.

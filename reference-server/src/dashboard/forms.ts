@@ -55,6 +55,12 @@ export function parseSettingsForm(body: unknown): {
         else patch[f.key] = n;
         break;
       }
+      case 'choice':
+        // A form without the choice (an older page) leaves it as it is.
+        if (raw === '') break;
+        if (f.values.includes(raw)) patch[f.key] = raw;
+        else errors[f.key] = `Choose one of ${f.values.join(', ')}.`;
+        break;
       case 'list':
         try {
           patch[f.key] = parseList(f, raw);

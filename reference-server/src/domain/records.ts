@@ -2,8 +2,9 @@
  * The records the service keeps, as every floor sees them: the use cases take and return these,
  * the store adapters read and write them, the doors show them. No storage detail in here.
  */
-import type { Plan, Scope, SubscriberStatus } from '@waitlistkit/protocol';
+import type { FieldValues, Plan, Scope, Source, SubscriberStatus } from '@waitlistkit/protocol';
 import type { WaitlistSettings } from './settings.js';
+import type { SignupExtras } from './signup-extras.js';
 
 export interface Tenant {
   id: string;
@@ -136,6 +137,8 @@ export interface SignupInput {
   referralCode: string | undefined;
   /** The waitlist confirms emails (docs/subscribers.md#email-confirmation): a confirm token, a mail, credit deferred. */
   confirm: boolean;
+  /** Answers, source and variant key, kept by a fresh sign-up (domain/signup-extras.ts); none when absent. */
+  extras?: SignupExtras;
 }
 
 /** A subscriber as every answer shows it (docs/subscribers.md#lifecycle): `position` is null once admitted. */
@@ -149,6 +152,11 @@ export interface ListedSubscriber {
   status: SubscriberStatus;
   admitted_at: string | null;
   confirmed: boolean;
+  /** Answers to the fields defined now (docs/subscribers.md#fields). */
+  fields: FieldValues;
+  /** Where the sign-up came from, and the channel derived from it (docs/subscribers.md#attribution). */
+  source: Source;
+  channel: string;
 }
 
 /** Who to let in: the first `count` of the line, or exactly these ids. */
@@ -164,6 +172,8 @@ export interface PageQuery {
   limit: number;
   q: string;
   status: SubscriberStatus;
+  /** Only this channel (docs/subscribers.md#attribution); '' or absent for all. */
+  channel?: string;
 }
 
 export interface StatusView {

@@ -3,17 +3,26 @@
  * line's options and the dashboard's form are both made, so a range or a parser cannot differ
  * between the two doors.
  */
-import { POW_MAX_DIFFICULTY, POW_MIN_DIFFICULTY, REFERRAL_BOOST_MAX } from '@waitlistkit/protocol';
+import {
+  type FieldDefinition,
+  FormDescriptionSchema,
+  POW_MAX_DIFFICULTY,
+  POW_MIN_DIFFICULTY,
+  parseWith,
+  REFERRAL_BOOST_MAX,
+} from '@waitlistkit/protocol';
 import { parseCountry } from './countries.js';
 import { parseOrigin } from './origins.js';
-import type { WaitlistSettings } from './settings.js';
+import { DEDUPE_MODES, type WaitlistSettings } from './settings.js';
 
-type Key = keyof WaitlistSettings;
+/** The settings edited as one value each; `fields`, a list of definitions, has its own editor. */
+type Key = Exclude<keyof WaitlistSettings, 'fields'>;
 
 export type SettingField = { key: Key; label: string; help: string } & (
   | { kind: 'switch' }
   | { kind: 'int'; min: number; max: number }
   | { kind: 'list'; placeholder: string; item: (value: string) => string }
+  | { kind: 'choice'; values: readonly string[] }
 );
 
 function parseDomain(input: string): string {
@@ -85,6 +94,13 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     help: 'double opt-in: mail a confirmation link, count referrals once confirmed (default off)',
   },
   {
+    key: 'dedupe',
+    kind: 'choice',
+    values: DEDUPE_MODES,
+    label: 'One person, one place',
+    help: 'exact: addresses compared as written; provider: Gmail dots and +tags, and +tags at Outlook, iCloud, Fastmail and Proton, are one person (default exact)',
+  },
+  {
     key: 'ip_limit',
     kind: 'int',
     min: 1,
@@ -143,4 +159,16 @@ export function parseList(field: Extract<SettingField, { kind: 'list' }>, raw: s
     .map((s) => s.trim())
     .filter((s) => s !== '');
   return [...new Set(items.map(field.item))];
+}
+
+/**
+ * A waitlist's field definitions (docs/subscribers.md#fields) from parsed JSON, as every door takes
+ * them (a file of the command line, the dashboard's editor); throws an error naming the first
+ * problem, such as `fields.0.label`.
+ */
+export function parseFieldDefinitions(input: unknown): FieldDefinition[] {
+  // The form description is `{fields}`: parsed as one, a problem is named from `fields` down.
+  const parsed = parseWith(FormDescriptionSchema, { fields: input });
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return parsed.value.fields;
 }

@@ -1,6 +1,7 @@
 /** Waitlist settings (docs/command-line.md#commands), their defaults and the rules for changing them. */
 import {
   CHALLENGE_DEFAULT_MIN_AGE_MS,
+  type FieldDefinition,
   IP_RATE_LIMIT_DEFAULT,
   POW_DEFAULT_DIFFICULTY,
 } from '@waitlistkit/protocol';
@@ -25,7 +26,14 @@ export interface WaitlistSettings {
   geo_allow: string[];
   geo_deny: string[];
   confirm_email: boolean;
+  /** What the form asks besides the address (docs/subscribers.md#fields), in order. */
+  fields: FieldDefinition[];
+  /** How two addresses are one person (docs/subscribers.md#address-variants). */
+  dedupe: Dedupe;
 }
+
+export const DEDUPE_MODES = ['exact', 'provider'] as const;
+export type Dedupe = (typeof DEDUPE_MODES)[number];
 
 export const DEFAULT_SETTINGS: Readonly<WaitlistSettings> = Object.freeze({
   referrals: false,
@@ -45,6 +53,8 @@ export const DEFAULT_SETTINGS: Readonly<WaitlistSettings> = Object.freeze({
   geo_allow: [],
   geo_deny: [],
   confirm_email: false,
+  fields: [],
+  dedupe: 'exact',
 });
 
 export type SettingsPatch = Partial<WaitlistSettings>;

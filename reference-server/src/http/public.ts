@@ -5,7 +5,7 @@
 import { ErrorCode, Header } from '@waitlistkit/protocol';
 import { type Request, type Response, Router } from 'express';
 import type { DatabaseHealth } from '../app/database-health.js';
-import { preflightOrigin } from '../app/signup.js';
+import { FORM_MAX_AGE_MS, preflightOrigin } from '../app/signup.js';
 import type { Container } from '../container.js';
 import { clientIp } from '../web/client-ip.js';
 import { bodyReader } from './body.js';
@@ -41,6 +41,18 @@ export function publicRouter(app: Container, health: DatabaseHealth): Router {
       .set({ ...corsHeaders(origin), ...PREFLIGHT_HEADERS })
       .status(204)
       .end();
+  });
+
+  // A simple GET: no preflight. Cached by the browser as long as the server may answer from
+  // its memory of the waitlist (FORM_MAX_AGE_MS): a page view a minute costs no request.
+  router.get('/waitlists/:waitlistId/form', async (req: Request, res: Response) => {
+    const result = await app.signups.form(String(req.params.waitlistId), req.headers.origin);
+    if (result.origin !== undefined) res.set(corsHeaders(result.origin));
+    if (result.kind === 'form') {
+      res.set('Cache-Control', `public, max-age=${FORM_MAX_AGE_MS / 1000}`);
+      return send(res, { status: 200, body: result.body });
+    }
+    send(res, result.kind === 'refused' ? refusalOutcome(result.refusal) : failed(res, 'form', result.error));
   });
 
   router.post(gates, async (req: Request, res: Response) => {

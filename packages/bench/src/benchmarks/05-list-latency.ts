@@ -13,7 +13,7 @@
  * figures of the same run. Skipped without PostgreSQL.
  */
 import { ok as assert } from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AdmissionsResult, ListPage, Subscriber } from '@waitlistkit/protocol';
 import { cli, seedTenant, type Tenant } from '@waitlistkit/testkit';
@@ -21,7 +21,7 @@ import type { Benchmark, Context } from '../lib/bench.js';
 import { type Headers, type HttpClient, httpClient } from '../lib/http.js';
 import { type PgClient, startCluster, withClient } from '../lib/postgres.js';
 import { HUGE_LIMIT, SUBSCRIBE_PATH } from '../lib/scenarios.js';
-import { positionsBySorting, SEARCH_Q, type SeedFacts, seedSubscribers } from '../lib/seed.js';
+import { positionsBySorting, SEARCH_Q, type SeedFacts, seedSubscribers, storeFields } from '../lib/seed.js';
 import { positionsBySortingPg, seedSubscribersPg } from '../lib/seed-postgres.js';
 import { startBenchServer } from '../lib/servers.js';
 import { fmtInt, fmtMs, fmtRatio, median, metCell, percentile } from '../lib/stats.js';
@@ -37,6 +37,32 @@ const Q_GOAL_MS = 15;
 const BOOST_SLACK_MS = 5;
 /** The share of the waitlist admitted before the second set of measurements. */
 const ADMITTED_SHARE = 0.1;
+/** Issue 24: page 1 and q of a line whose every row has answers and a source stored, within 10 %. */
+const FIELDS_SLACK = 1.1;
+
+/**
+ * A second waitlist of the tenant, seeded like the first and with every row's answers and source
+ * stored (lib/seed.ts storeFields), its fields defined so the answers are shown: the "with fields
+ * stored" rows, measured in the same rounds as the first.
+ */
+async function withFieldsStored(db: string, dir: string, tenantId: string, size: number): Promise<string> {
+  const { waitlist_id: id } = await cli<{ waitlist_id: string }>(
+    ['waitlist', 'create', '--tenant', tenantId, '--name', 'With fields', '--referrals', 'on'],
+    { db },
+  );
+  const file = join(dir, 'fields.json');
+  writeFileSync(
+    file,
+    JSON.stringify([
+      { key: 'company', label: 'Company', type: 'text', required: true },
+      { key: 'role', label: 'Role', type: 'select', options: ['Engineer', 'Founder'] },
+    ]),
+  );
+  await cli(['waitlist', 'update', '--waitlist', id, '--fields', file], { db });
+  seedSubscribers(db, id, size);
+  storeFields(db, id);
+  return id;
+}
 
 /** The server's answers carry no more than the protocol's types say (ids, positions, totals). */
 function checkPage(
@@ -257,6 +283,8 @@ export default {
       const t0 = performance.now();
       const seeded = seedSubscribers(db, tenant.waitlistId, size);
       ctx.log(`seeded ${fmtInt(size)} subscribers in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      const fieldsId =
+        size === sizes.at(-1) ? await withFieldsStored(db, dir, tenant.tenantId, size) : undefined;
       notes.push(
         `${fmtInt(size)}: seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s ` +
           `(${fmtInt(statSync(db).size / 2 ** 20)} MiB); ${fmtInt(seeded.referrers)} referrers ` +
@@ -282,6 +310,18 @@ export default {
         checkPage('q', await client.getJson<ListPage>(`${path}${q}`, headers), {
           total: seeded.searchMatches,
         });
+        const fieldsPath = fieldsId && SUBSCRIBE_PATH(fieldsId, 'api');
+        if (fieldsPath) {
+          const page = await client.getJson<ListPage>(`${fieldsPath}?page=1`, headers);
+          checkPage('page 1 with fields', page, { total: size, first: 1, last: LIMIT });
+          assert(
+            page.items.every((s) => s.fields.company === 'Analytical Engines Ltd' && s.channel !== 'direct'),
+            'page 1 with fields: an item without its answers or source',
+          );
+          checkPage('q with fields', await client.getJson<ListPage>(`${fieldsPath}${q}`, headers), {
+            total: seeded.searchMatches,
+          });
+        }
         const plain = await roundRobin(
           client,
           [
@@ -289,6 +329,12 @@ export default {
             { key: 'page1', path: `${path}?page=1`, auth: true },
             { key: 'deep', path: `${path}?page=${lastPage}`, auth: true },
             { key: 'q', path: `${path}${q}`, auth: true },
+            ...(fieldsPath
+              ? [
+                  { key: 'page1Fields' as const, path: `${fieldsPath}?page=1`, auth: true },
+                  { key: 'qFields' as const, path: `${fieldsPath}${q}`, auth: true },
+                ]
+              : []),
           ],
           headers,
           n,
@@ -333,6 +379,12 @@ export default {
           met: size === goalSize && goal ? metCell(met) : '',
         });
         const qPlain = median(plain.q);
+        // Beside the same measurement of the waitlist without them, in the same rounds.
+        const fieldsRow = (name: string, times: number[], without: number): Row => ({
+          ...row(name, times, without),
+          goal: `≤ ${FIELDS_SLACK}× without`,
+          met: metCell(median(times) <= without * FIELDS_SLACK),
+        });
         sqlite.set(size, {
           page1: median(plain.page1),
           q: qPlain,
@@ -344,6 +396,12 @@ export default {
           row('page 1', plain.page1, floor, '≤ 5 ms', median(plain.page1) <= 5),
           row(`last page (page ${fmtInt(lastPage)})`, plain.deep, floor, '', false),
           row(`q="${SEARCH_Q}"`, plain.q, floor, `≤ ${Q_GOAL_MS} ms`, qPlain <= Q_GOAL_MS),
+          ...(fieldsPath
+            ? [
+                fieldsRow('page 1, with fields stored', plain.page1Fields ?? [], median(plain.page1)),
+                fieldsRow(`q="${SEARCH_Q}", with fields stored`, plain.qFields ?? [], qPlain),
+              ]
+            : []),
           row(`page 1, boost ${BOOST}`, boosted.page1, floorBoosted, '≤ 20 ms', median(boosted.page1) <= 20),
           row(
             `q, boost ${BOOST}`,

@@ -3,6 +3,7 @@
  * a waitlist per scenario in its own SQLite file (or PostgreSQL database), a server process on it
  * (or several), and the wrk script and arguments that load it.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { seedTenant, type Tenant } from '@waitlistkit/testkit';
 import { countSubscribersPg, isPostgresUrl } from './postgres.js';
@@ -17,7 +18,7 @@ export const HUGE_LIMIT = '1000000';
 export const SUBSCRIBE_PATH = (waitlistId: string, area: 'public' | 'api') =>
   `/v1/${area}/waitlists/${waitlistId}/subscribers`;
 
-export type ScenarioId = '4a' | '4b' | '4c' | '4d';
+export type ScenarioId = '4a' | '4b' | '4c' | '4d' | '4e';
 
 /** Every row of item 4, in table order (baselines first). */
 export const THROUGHPUT_ROWS = [
@@ -29,7 +30,15 @@ export const THROUGHPUT_ROWS = [
   { id: '4b', name: '4b public subscribe, every cheap gate on' },
   { id: '4c', name: '4c API create (Bearer key)' },
   { id: '4d', name: '4d API list page 1' },
+  { id: '4e', name: '4e public subscribe as 4a, with two fields answered and a full source' },
 ] as const;
+
+/** 4e's fields (docs/subscribers.md#fields): the two its sign-ups answer, and a consent they leave. */
+const FIELDS_4E = [
+  { key: 'company', label: 'Company', type: 'text', required: true },
+  { key: 'role', label: 'Role', type: 'select', options: ['Engineer', 'Founder', 'Other'] },
+  { key: 'news', label: 'Send me news', type: 'checkbox' },
+];
 
 /** What wrk loads: one URL per server process, the script and its arguments, the status of every answer. */
 export interface LoadTarget {
@@ -74,6 +83,7 @@ const SETUP: Record<ScenarioId, { settings: string[]; env: Record<string, string
   },
   '4c': { settings: [], env: { WAITLIST_KEY_RATE_LIMIT: HUGE_LIMIT } },
   '4d': { settings: ['--referrals', 'on'], env: { WAITLIST_KEY_RATE_LIMIT: HUGE_LIMIT } },
+  '4e': { settings: ['--origins', ORIGIN, '--ip-limit', HUGE_LIMIT], env: {} },
 };
 
 export interface ScenarioOptions {
@@ -114,7 +124,13 @@ export async function startScenario(
   const db = postgres ?? join(dir, `${id}${tag}.db`);
   if (id === '4d' && isPostgresUrl(db)) throw new Error('4d seeds a SQLite file: not on PostgreSQL');
   const setup = SETUP[id];
-  const tenant = await seedTenant(db, { waitlist: setup.settings });
+  const settings = [...setup.settings];
+  if (id === '4e') {
+    const file = join(dir, `fields${tag}.json`);
+    writeFileSync(file, JSON.stringify(FIELDS_4E));
+    settings.push('--fields', file);
+  }
+  const tenant = await seedTenant(db, { waitlist: settings });
   if (id === '4d') seedSubscribers(db, tenant.waitlistId, listSize);
   await beforeStart?.({ db, tenant });
   const servers: BenchServer[] = [];
@@ -127,7 +143,7 @@ export async function startScenario(
     throw error;
   }
   const [server] = servers as [BenchServer];
-  const area = id === '4a' || id === '4b' ? 'public' : 'api';
+  const area = id === '4a' || id === '4b' || id === '4e' ? 'public' : 'api';
   const signUps = id !== '4d';
   return {
     db,
@@ -135,7 +151,7 @@ export async function startScenario(
     tenant,
     pids: servers.map((s) => s.pid),
     urls: servers.map((s) => `${s.url}${SUBSCRIBE_PATH(tenant.waitlistId, area)}`),
-    scriptPath: wrkScript(dir, signUps ? 'subscribe' : 'get'),
+    scriptPath: wrkScript(dir, id === '4e' ? 'subscribe-fields' : signUps ? 'subscribe' : 'get'),
     args: (prefix) =>
       id === '4d'
         ? [200, tenant.key]

@@ -220,6 +220,34 @@ export function seedSubscribers(dbPath: string, waitlistId: string, n: number): 
   }
 }
 
+/**
+ * Gives every subscriber of the waitlist the answers and source a sign-up of item 4e keeps
+ * (docs/subscribers.md#fields, docs/subscribers.md#attribution): two answers, all seven source
+ * keys, the channel they give. What item 5's "with fields stored" rows read.
+ */
+export function storeFields(dbPath: string, waitlistId: string): void {
+  const db = new Database(dbPath);
+  try {
+    db.prepare(
+      `UPDATE subscribers SET fields = ?, source = ?, source_channel = 'newsletter' WHERE waitlist_id = ?`,
+    ).run(
+      JSON.stringify({ company: 'Analytical Engines Ltd', role: 'Founder' }),
+      JSON.stringify({
+        utm_source: 'newsletter',
+        utm_medium: 'email',
+        utm_campaign: 'launch-2026',
+        utm_term: 'waitlist',
+        utm_content: 'header-link',
+        referrer: 'https://news.example/posts/launch',
+        landing: 'https://bench.example/',
+      }),
+      waitlistId,
+    );
+  } finally {
+    db.close();
+  }
+}
+
 function countIn(db: Database, waitlistId: string): number {
   return db
     .prepare('SELECT count(*) AS n FROM subscribers WHERE waitlist_id = ?')

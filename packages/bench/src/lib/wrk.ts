@@ -24,7 +24,7 @@ export function wrkVersion(): string | undefined {
 }
 
 /** Writes the combined script for `name` into `dir`; returns its path. */
-export function wrkScript(dir: string, name: 'get' | 'subscribe'): string {
+export function wrkScript(dir: string, name: 'get' | 'subscribe' | 'subscribe-fields'): string {
   const path = join(dir, `${name}.lua`);
   writeFileSync(path, `${script('common')}\n${script(name)}\n`);
   return path;

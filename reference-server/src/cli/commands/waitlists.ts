@@ -2,6 +2,7 @@
 import { SETTING_FIELDS } from '../../domain/setting-fields.js';
 import type { SettingsPatch } from '../../domain/settings.js';
 import { type Command, idOption, inScope, optionalStr, shown, str } from '../command.js';
+import { readFieldsFile } from '../fields-file.js';
 import type { OptionSpec, ParsedOptions } from '../options.js';
 import { waitlistJson } from '../output.js';
 
@@ -12,6 +13,8 @@ export const WAITLIST_SETTING_OPTIONS: OptionSpec[] = SETTING_FIELDS.map((field)
       return { ...base, kind: 'switch' };
     case 'int':
       return { ...base, kind: 'int', min: field.min, max: field.max };
+    case 'choice':
+      return { ...base, kind: 'enum', values: field.values };
     default:
       return {
         ...base,
@@ -23,12 +26,23 @@ export const WAITLIST_SETTING_OPTIONS: OptionSpec[] = SETTING_FIELDS.map((field)
   }
 });
 
+const FIELDS_OPTION: OptionSpec = {
+  name: 'fields',
+  kind: 'string',
+  placeholder: 'FILE.json',
+  maxLength: 4096,
+  description:
+    'the questions the form asks, a JSON array of {key, label, type, required, options?} ([] removes all)',
+};
+
 /** `--pow-difficulty 20` → `{ pow_difficulty: 20 }`: setting names are the option names in snake case. */
 function settingsPatch(options: ParsedOptions): SettingsPatch {
-  const patch: Record<string, unknown> = {};
+  const patch: Record<string, unknown> & SettingsPatch = {};
   for (const spec of WAITLIST_SETTING_OPTIONS) {
     if (options[spec.name] !== undefined) patch[spec.name.replaceAll('-', '_')] = options[spec.name];
   }
+  const fields = optionalStr(options, 'fields');
+  if (fields !== undefined) patch.fields = readFieldsFile(fields);
   return patch as SettingsPatch;
 }
 
@@ -40,6 +54,7 @@ export const WAITLIST_COMMANDS: Command[] = [
       idOption('tenant', 'tenant', 'ten_'),
       { name: 'name', kind: 'string', placeholder: 'NAME', required: true, description: 'display name' },
       ...WAITLIST_SETTING_OPTIONS,
+      FIELDS_OPTION,
     ],
     run: (o, context) =>
       inScope({ tenant: str(o, 'tenant') }, context, async ({ waitlists }, scope) =>
@@ -53,12 +68,22 @@ export const WAITLIST_COMMANDS: Command[] = [
       idOption('waitlist', 'waitlist', 'wl_'),
       { name: 'name', kind: 'string', placeholder: 'NAME', description: 'display name' },
       ...WAITLIST_SETTING_OPTIONS,
+      FIELDS_OPTION,
     ],
     run: (o, context) =>
       inScope({ waitlist: str(o, 'waitlist') }, context, async ({ waitlists }, scope) => {
         const change = { name: optionalStr(o, 'name'), patch: settingsPatch(o) };
         return shown(await waitlists.update(scope, str(o, 'waitlist'), change), waitlistJson);
       }),
+  },
+  {
+    name: 'waitlist show',
+    summary: 'print a waitlist and its settings, fields included',
+    options: [idOption('waitlist', 'waitlist', 'wl_')],
+    run: (o, context) =>
+      inScope({ waitlist: str(o, 'waitlist') }, context, async ({ waitlists }, scope) =>
+        shown(await waitlists.get(scope, str(o, 'waitlist')), waitlistJson),
+      ),
   },
   {
     name: 'waitlist archive',

@@ -1,7 +1,9 @@
 import type { Waitlist } from '../../domain/records.js';
 import { SETTING_FIELDS, type SettingField } from '../../domain/setting-fields.js';
 import type { Page } from '../../web/page.js';
+import { type FieldRow, rowsOf } from '../field-editor.js';
 import type { FieldErrors, FormValues } from '../forms.js';
+import { FieldEditor } from './field-editor.js';
 import { Csrf, FieldError, NameField, Notice, Table } from './parts.js';
 import { dashboardPage, type SignedIn } from './shell.js';
 
@@ -78,6 +80,14 @@ function SettingInput({ f, value, error }: { f: SettingField; value: string; err
           aria-invalid={error ? 'true' : undefined}
           aria-describedby={described}
         />
+      ) : f.kind === 'choice' ? (
+        <select id={id} name={f.key} aria-invalid={error ? 'true' : undefined} aria-describedby={described}>
+          {f.values.map((v) => (
+            <option value={v} selected={v === value}>
+              {v}
+            </option>
+          ))}
+        </select>
       ) : (
         <textarea
           id={id}
@@ -107,6 +117,10 @@ export interface SetupProps {
   saved?: boolean;
   /** The server has no SMTP: confirmation mail would wait (docs/self-hosting.md#mail). */
   mailWaits?: boolean;
+  /** The field editor as it was posted, when it was refused; else the waitlist's fields. */
+  fieldRows?: FieldRow[];
+  fieldsError?: string;
+  fieldsSaved?: boolean;
 }
 
 export function waitlistPage(who: SignedIn, props: SetupProps): Page {
@@ -127,7 +141,7 @@ export function waitlistPage(who: SignedIn, props: SetupProps): Page {
     },
     {
       legend: 'Email checks',
-      keys: ['email_throttle', 'mx_check', 'block_disposable', 'disposable_domains'],
+      keys: ['email_throttle', 'mx_check', 'block_disposable', 'disposable_domains', 'dedupe'],
     },
     { legend: 'Email confirmation (double opt-in)', keys: ['confirm_email'] },
     { legend: 'Geo rules (an allow list or a deny list, not both)', keys: ['geo_allow', 'geo_deny'] },
@@ -210,6 +224,13 @@ export function waitlistPage(who: SignedIn, props: SetupProps): Page {
           <button type="submit">Save settings</button>
         </form>
       </section>
+      <FieldEditor
+        waitlist={waitlist}
+        csrf={who.csrf}
+        rows={props.fieldRows ?? rowsOf(waitlist.settings.fields)}
+        error={props.fieldsError}
+        saved={props.fieldsSaved}
+      />
       {waitlist.archived ? null : (
         <section class="card" aria-labelledby="archive-heading">
           <h2 id="archive-heading">Archive</h2>

@@ -1,6 +1,7 @@
 /** Waitlists: list, create, settings, archive. Their subscribers are routes/subscribers.ts. */
 import type { Container } from '../../container.js';
 import type { Waitlist } from '../../domain/records.js';
+import { parseFieldsForm } from '../field-editor.js';
 import { field, parseName, parseSettingsForm, settingsValues } from '../forms.js';
 import { archivePage, waitlistPage, waitlistsPage } from '../pages/waitlists.js';
 import { NO_WAITLIST, ownWaitlist, refused } from '../refusals.js';
@@ -39,6 +40,7 @@ export function waitlistRoutes(app: Container, pages: Pages): void {
         values: settingsValues(waitlist.settings),
         errors: {},
         saved: req.query.saved === '1',
+        fieldsSaved: req.query.saved === 'fields',
         mailWaits: !app.config.sendsMail,
       }),
     );
@@ -66,6 +68,25 @@ export function waitlistRoutes(app: Container, pages: Pages): void {
       return again(400, message);
     }
     res.redirect(303, `/dashboard/waitlists/${waitlist.id}?saved=1`);
+  });
+
+  pages.post('/waitlists/:id/fields', async (req, res, who) => {
+    const waitlist = await ownWaitlist(app, res, who, req.params.id as string);
+    if (!waitlist) return;
+    const form = parseFieldsForm(req.body);
+    const page = (fieldsError: string) =>
+      waitlistPage(who, {
+        waitlist,
+        snippet: snippet(waitlist),
+        values: settingsValues(waitlist.settings),
+        errors: {},
+        fieldRows: form.rows,
+        fieldsError,
+      });
+    if (!form.fields) return sendPage(res, page(form.error ?? 'The fields are not valid.'), 400);
+    const saved = await waitlists.update(who, waitlist.id, { patch: { fields: form.fields } });
+    if (!saved.ok) return sendPage(res, page(saved.refusal.message), 400);
+    res.redirect(303, `/dashboard/waitlists/${waitlist.id}?saved=fields#fields-heading`);
   });
 
   pages.get('/waitlists/:id/archive', async (req, res, who) => {

@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import { runMigrations } from '../migration-runner.js';
+import { PART_THREE_MIGRATIONS } from './part-three-migrations.js';
 
 export const MIGRATIONS: readonly string[] = [
   `
@@ -325,6 +326,7 @@ export const MIGRATIONS: readonly string[] = [
     FOR EACH ROW WHEN (NEW.confirm_token IS NOT NULL AND NEW.confirmed_us IS NULL)
     EXECUTE FUNCTION queue_confirmation_mail();
   `,
+  ...PART_THREE_MIGRATIONS,
 ];
 
 /** Any number, the same in every process: the advisory lock that migrations run under. */

@@ -54,8 +54,9 @@ interface Facts {
  */
 const INSERT = `WITH inserted AS (
     INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
-        status_token, referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $3, $10, $11, $12)
+        status_token, referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us,
+        fields, source, source_channel, variant_key)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $3, $10, $11, $12, $13, $14, $15, $16)
       ON CONFLICT DO NOTHING RETURNING id)
   UPDATE waitlists SET last_seq = $3, last_joined_us = $10
    WHERE id = $2 AND EXISTS (SELECT 1 FROM inserted)`;
@@ -90,15 +91,20 @@ export async function insertOrMatchSubscriber(
   if (!waitlist || waitlist.archived || (decidedOn !== undefined && waitlist.version !== decidedOn)) {
     return { outcome: 'waitlist_gone' };
   }
-  // Everything else the sign-up needs, read in one statement after the lock.
+  const settings = settingsFromJson(waitlist.settings);
+  // The variant key counts where the waitlist, as locked, compares addresses by provider.
+  const variantKey = settings.dedupe === 'provider' ? (input.extras?.variantKey ?? null) : null;
+  // Everything else the sign-up needs, read in one statement after the lock. The address's row is
+  // the one of that exact address first, else the holder of its variant key.
   const facts = (await db.get<Facts>(
     `SELECT
        (SELECT json_build_array(id, referral_code, status_token,
                                 confirm_token IS NOT NULL AND confirmed_us IS NULL, confirm_mailed_us)
-          FROM subscribers WHERE waitlist_id = $1 AND email_norm = $2) AS existing,
+          FROM subscribers WHERE waitlist_id = $1 AND (email_norm = $2 OR variant_key = $4)
+         ORDER BY email_norm = $2 DESC LIMIT 1) AS existing,
        (SELECT json_build_object('id', id, 'seq', seq, 'referral_count', referral_count)
           FROM subscribers WHERE waitlist_id = $1 AND referral_code = $3) AS referrer`,
-    [input.waitlistId, input.emailNorm, normalizeReferralCode(input.referralCode) ?? null],
+    [input.waitlistId, input.emailNorm, normalizeReferralCode(input.referralCode) ?? null, variantKey],
   )) as Facts;
   const existing = facts.existing && {
     id: facts.existing[0],
@@ -119,7 +125,7 @@ export async function insertOrMatchSubscriber(
     return { outcome: 'matched', subscriber: { id, referral_code, status_token }, credited: undefined };
   }
   const referrer = facts.referrer ?? undefined;
-  const credit = creditFor(settingsFromJson(waitlist.settings), true, referrer);
+  const credit = creditFor(settings, true, referrer);
   const seq = waitlist.last_seq + 1;
   const joinedUs = Math.max(nowUs, waitlist.last_joined_us + 1);
   const id = newId('subscriber');
@@ -138,6 +144,10 @@ export async function insertOrMatchSubscriber(
     joinedUs,
     confirmToken,
     confirmToken === null ? null : joinedUs,
+    input.extras?.fields ?? null,
+    input.extras?.source ?? null,
+    input.extras?.sourceChannel ?? null,
+    variantKey,
   ]);
   const creditNow = credit && confirmToken === null ? credit : undefined;
   if (creditNow) {

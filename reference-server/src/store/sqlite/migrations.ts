@@ -107,6 +107,26 @@ export const MIGRATIONS: readonly Migration[] = [
    WHERE state = 'done' AND json_extract(answer, '$.value.status_token') <> ''
      AND NOT EXISTS (SELECT 1 FROM subscribers WHERE status_token = json_extract(answer, '$.value.status_token'));
   `,
+  `
+  -- Part three. A sign-up's answers to the waitlist's fields and its source (docs/subscribers.md#fields,
+  -- docs/subscribers.md#attribution), JSON text, NULL when none: kept from the first sign-up only
+  -- and gone with the row at erasure. The channel is derived when asked; what the list's channel
+  -- filter reads is kept beside them so an index finds it: source_channel, the channel the source
+  -- gives (NULL for direct), and credited, whether a referrer was credited (a referral).
+  ALTER TABLE subscribers ADD COLUMN fields TEXT;
+  ALTER TABLE subscribers ADD COLUMN source TEXT;
+  ALTER TABLE subscribers ADD COLUMN source_channel TEXT;
+  ALTER TABLE subscribers ADD COLUMN credited INTEGER NOT NULL DEFAULT 0;
+  UPDATE subscribers SET credited = 1
+   WHERE referred_by IS NOT NULL AND (confirm_token IS NULL OR confirmed_us IS NOT NULL);
+  CREATE INDEX subscribers_channel ON subscribers (waitlist_id, source_channel) WHERE source_channel IS NOT NULL;
+  CREATE INDEX subscribers_credited ON subscribers (waitlist_id) WHERE credited = 1;
+  -- Address variants (docs/subscribers.md#address-variants): on a waitlist with dedupe=provider,
+  -- the variant key of an address of the listed providers, held by one row per key; NULL
+  -- everywhere else, so the index costs nothing on the other waitlists.
+  ALTER TABLE subscribers ADD COLUMN variant_key TEXT;
+  CREATE UNIQUE INDEX subscribers_variant ON subscribers (waitlist_id, variant_key) WHERE variant_key IS NOT NULL;
+  `,
 ];
 
 /** BEGIN IMMEDIATE takes the write lock at once: a second process starting waits, then finds the steps applied. */

@@ -46,7 +46,22 @@ const takesSignups = (waitlist: string, version: string) =>
              AND (${version} IS NULL OR version = ${version}))`;
 
 const INSERT_COLUMNS = `id, waitlist_id, seq, email, email_norm, email_search, referral_code,
-  status_token, referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us`;
+  status_token, referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us,
+  fields, source, source_channel, variant_key`;
+
+/**
+ * The variant key `key` (an SQL expression) when the waitlist `waitlist` compares addresses by
+ * provider (docs/subscribers.md#address-variants), else NULL: decided in the write, on the
+ * waitlist as it is then, so a switch of the rule and a sign-up cannot cross.
+ */
+const variantKeyOn = (waitlist: string, key: string) =>
+  // An address of no listed provider (most) has no key: the waitlist's settings are not read.
+  `CASE WHEN ${key} IS NULL THEN NULL
+        WHEN (SELECT settings ->> '$.dedupe' FROM waitlists WHERE id = ${waitlist}) = 'provider' THEN ${key} END`;
+
+/** The existing row of an address: the one of that exact address first, else the holder of its variant key. */
+const EXISTING = `FROM subscribers WHERE waitlist_id = ?1 AND (email_norm = ?2 OR variant_key = ?5)
+  ORDER BY email_norm = ?2 DESC LIMIT 1`;
 
 /**
  * A fresh sign-up without a referral code, in one statement: the row takes the next seq and a
@@ -57,12 +72,12 @@ const INSERT_COLUMNS = `id, waitlist_id, seq, email, email_norm, email_search, r
  */
 const INSERT_FRESH = `INSERT INTO subscribers (${INSERT_COLUMNS})
   SELECT ?1, ?2, last.seq + 1, ?3, ?4, ?5, ?6, ?7, NULL, 0, last.seq + 1, max(?8, last.us + 1),
-         ?9, iif(?9 IS NULL, NULL, ?8)
+         ?9, iif(?9 IS NULL, NULL, ?8), ?11, ?12, ?13, ${variantKeyOn('?2', '?14')}
     FROM (SELECT ${lastSeq('?2')} AS seq,
             coalesce((SELECT joined_us FROM subscribers WHERE waitlist_id = ?2 ORDER BY seq DESC LIMIT 1), 0) AS us
          ) AS last
    WHERE ${takesSignups('?2', '?10')}
-  ON CONFLICT (waitlist_id, email_norm) DO NOTHING`;
+  ON CONFLICT DO NOTHING`;
 
 export type FreshSignup = FreshSignupInput;
 
@@ -76,22 +91,25 @@ const INSERT_FRESH_MANY = `WITH
   input AS (
     SELECT key AS k, value ->> 0 AS wl, value ->> 1 AS email, value ->> 2 AS norm, value ->> 3 AS id,
            value ->> 4 AS code, value ->> 5 AS token, value ->> 6 AS search, value ->> 7 AS confirm,
-           value ->> 8 AS version
+           value ->> 8 AS version, value ->> 9 AS fields, value ->> 10 AS source, value ->> 11 AS channel,
+           ${variantKeyOn('value ->> 0', 'value ->> 12')} AS vk
       FROM json_each(?1)),
   firsts AS (
-    SELECT *, row_number() OVER (PARTITION BY wl, norm ORDER BY k) AS nth FROM input),
+    SELECT *, row_number() OVER (PARTITION BY wl, coalesce(vk, norm) ORDER BY k) AS nth FROM input),
   fresh AS (
     SELECT *, row_number() OVER (PARTITION BY wl ORDER BY k) AS n FROM firsts
      WHERE nth = 1
        AND ${takesSignups('firsts.wl', 'firsts.version')}
-       AND NOT EXISTS (SELECT 1 FROM subscribers WHERE waitlist_id = firsts.wl AND email_norm = firsts.norm)),
+       AND NOT EXISTS (SELECT 1 FROM subscribers WHERE waitlist_id = firsts.wl AND email_norm = firsts.norm)
+       AND (vk IS NULL OR NOT EXISTS (SELECT 1 FROM subscribers WHERE waitlist_id = firsts.wl AND variant_key = firsts.vk))),
   last AS (
     SELECT wl, ${lastSeq('wl')} AS seq,
            coalesce((SELECT joined_us FROM subscribers WHERE waitlist_id = wl ORDER BY seq DESC LIMIT 1), 0) AS us
       FROM (SELECT DISTINCT wl FROM fresh))
 INSERT INTO subscribers (${INSERT_COLUMNS})
   SELECT f.id, f.wl, l.seq + f.n, f.email, f.norm, f.search, f.code, f.token, NULL, 0, l.seq + f.n,
-         max(?2 + f.n - 1, l.us + f.n), f.confirm, iif(f.confirm IS NULL, NULL, ?2)
+         max(?2 + f.n - 1, l.us + f.n), f.confirm, iif(f.confirm IS NULL, NULL, ?2),
+         f.fields, f.source, f.channel, f.vk
     FROM fresh AS f JOIN last AS l USING (wl)
    ORDER BY f.k
   RETURNING id`;
@@ -152,6 +170,7 @@ async function insertOrMatchAll(
         searchText(d.input.email),
         d.confirm_token,
         d.input.waitlistVersion ?? null,
+        ...extrasOf(d.input),
       ]),
     );
     try {
@@ -177,6 +196,12 @@ async function insertOrMatchAll(
   }
   return results;
 }
+
+/** The extras' columns in INSERT_COLUMNS' order: fields, source, source channel, variant key. */
+const extrasOf = (input: Pick<SignupInput, 'extras'>) => {
+  const e = input.extras;
+  return [e?.fields ?? null, e?.source ?? null, e?.sourceChannel ?? null, e?.variantKey ?? null] as const;
+};
 
 /** Runs `insert` with a referral code, drawing another when the code is taken (one in a billion per subscriber). */
 async function withFreeCode<T>(insert: (code: string) => Promise<T>): Promise<{ value: T; code: string }> {
@@ -221,6 +246,7 @@ export async function insertOrMatchSubscriber(
         nowUs,
         confirmToken,
         input.waitlistVersion ?? null,
+        ...extrasOf(input),
       ]),
     );
     if (inserted.changes === 1) {
@@ -232,18 +258,19 @@ export async function insertOrMatchSubscriber(
     }
     // Nothing written: the waitlist is gone or the email is already on it; the facts say which.
   }
+  const [fields, source, sourceChannel, variantKey] = extrasOf(input);
   const facts = (await db.get<Facts>(
     `SELECT
        (SELECT json_array(id, referral_code, status_token, confirm_token IS NOT NULL AND confirmed_us IS NULL,
                           confirm_mailed_us)
-          FROM subscribers WHERE waitlist_id = ?1 AND email_norm = ?2) AS existing,
+          ${EXISTING}) AS existing,
        ${lastSeq('?1')} AS last_seq,
        (SELECT joined_us FROM subscribers WHERE waitlist_id = ?1 ORDER BY seq DESC LIMIT 1) AS last_us,
        (SELECT json_array(id, seq, referral_count) FROM subscribers
          WHERE waitlist_id = ?1 AND referral_code = ?3) AS referrer,
        (SELECT settings FROM waitlists WHERE id = ?1 AND ${takesSignups('?1', '?4')}) AS settings,
        (SELECT tenant_id FROM waitlists WHERE id = ?1) AS tenant_id`,
-    [input.waitlistId, input.emailNorm, code, input.waitlistVersion ?? null],
+    [input.waitlistId, input.emailNorm, code, input.waitlistVersion ?? null, variantKey],
   )) as Facts;
   if (facts.settings === null) return { outcome: 'waitlist_gone' };
   if (facts.existing !== null) {
@@ -270,21 +297,28 @@ export async function insertOrMatchSubscriber(
     found && { id: found[0], seq: found[1], referral_count: found[2] },
   );
   const { code: referralCode } = await withFreeCode((candidate) =>
-    db.run(`INSERT INTO subscribers (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`, [
-      id,
-      input.waitlistId,
-      seq,
-      input.email,
-      input.emailNorm,
-      searchText(input.email),
-      candidate,
-      statusToken,
-      credit?.referrerId ?? null,
-      seq,
-      joinedUs,
-      confirmToken,
-      confirmToken === null ? null : joinedUs,
-    ]),
+    db.run(
+      `INSERT INTO subscribers (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        id,
+        input.waitlistId,
+        seq,
+        input.email,
+        input.emailNorm,
+        searchText(input.email),
+        candidate,
+        statusToken,
+        credit?.referrerId ?? null,
+        seq,
+        joinedUs,
+        confirmToken,
+        confirmToken === null ? null : joinedUs,
+        fields,
+        source,
+        sourceChannel,
+        settings.dedupe === 'provider' ? variantKey : null,
+      ],
+    ),
   );
   const creditNow = credit && confirmToken === null ? credit : undefined;
   if (creditNow) {

@@ -7,6 +7,7 @@ import { SubscriberStatus } from '@waitlistkit/protocol';
 import { isConfirmed } from '../../domain/confirmation.js';
 import type { ListedSubscriber, StatusView } from '../../domain/records.js';
 import type { WaitlistSettings } from '../../domain/settings.js';
+import { shownFields, shownSource } from '../../domain/signup-extras.js';
 import { isTrue, type StoredBoolean } from '../stored-boolean.js';
 import { isoFromMicros } from '../time.js';
 
@@ -21,13 +22,16 @@ export interface LineRow {
   admitted_us: number | null;
   confirm_token: string | null;
   confirmed_us: number | null;
+  fields: string | null;
+  source: string | null;
+  credited: StoredBoolean;
 }
 
 /** What a position is computed from. */
 export type Ranks = Pick<LineRow, 'seq' | 'rank_key' | 'referral_count'>;
 
 export const LINE_COLUMNS =
-  'id, email, joined_us, referral_code, referral_count, seq, rank_key, admitted_us, confirm_token, confirmed_us';
+  'id, email, joined_us, referral_code, referral_count, seq, rank_key, admitted_us, confirm_token, confirmed_us, fields, source, credited';
 /** The line's order: rank key, then more referrals first, then who joined first. */
 export const LINE_ORDER = 'ORDER BY rank_key, referral_count DESC, seq';
 
@@ -42,6 +46,8 @@ export function listed(row: LineRow, position: number | null, settings: Waitlist
     status: row.admitted_us === null ? SubscriberStatus.waiting : SubscriberStatus.admitted,
     admitted_at: row.admitted_us === null ? null : isoFromMicros(row.admitted_us),
     confirmed: isConfirmed(settings.confirm_email, row),
+    fields: shownFields(settings.fields, row.fields),
+    ...shownSource(row.source, isTrue(row.credited)),
   };
 }
 

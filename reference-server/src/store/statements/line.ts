@@ -22,6 +22,7 @@ import type {
 import { settingsFromJson, type WaitlistSettings } from '../../domain/settings.js';
 import type { Db } from '../db.js';
 import { type Dialect, perDialect } from '../dialect.js';
+import { channelPage } from './channel-page.js';
 import {
   LINE_COLUMNS,
   LINE_ORDER,
@@ -124,6 +125,8 @@ export async function listPage<C extends Db>(
   query: PageQuery,
 ): Promise<ListPage> {
   const offset = (query.page - 1) * query.limit;
+  const { channel } = query;
+  if (channel) return channelPage(db, d, line, waitlistId, settings, { ...query, channel }, offset);
   if (query.q !== '') return line.search(db, waitlistId, settings, query, offset);
   if (query.status === SubscriberStatus.admitted) {
     const total = (await db.get<{ n: number }>(ADMITTED_COUNT, [waitlistId]))?.n ?? 0;

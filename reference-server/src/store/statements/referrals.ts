@@ -14,5 +14,7 @@ export async function applyCredit(
     credit.rankKey,
     credit.referrerId,
   ]);
+  // The referred sign-up's channel is `referral` from now on (docs/subscribers.md#attribution).
+  await db.run('UPDATE subscribers SET credited = true WHERE id = ?', [event.subscriberId]);
   await addEvent(db, referralCredited(credit, event), event.atMs);
 }

@@ -8,6 +8,7 @@ import { type Dialect, perDialect } from '../dialect.js';
 import type { Waitlists } from '../store.js';
 import { isTrue, type StoredBoolean } from '../stored-boolean.js';
 import { isoNow } from '../time.js';
+import { rekeyVariants } from './variant-keys.js';
 
 interface WaitlistRow {
   id: string;
@@ -89,6 +90,8 @@ export function waitlistsOn(db: Db, d: Dialect): Waitlists {
         ]);
         await db.run(RERANK(d), [JSON.stringify(keys)]);
       }
+      if (after.settings.dedupe !== before.settings.dedupe)
+        await rekeyVariants(db, d, before.id, after.settings.dedupe);
       return { ...before, ...after, updated_at: at, version: saved?.version ?? before.version + 1 };
     },
   };

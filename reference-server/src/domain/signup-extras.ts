@@ -1,0 +1,57 @@
+/**
+ * What a fresh sign-up keeps besides the address (docs/subscribers.md#fields,
+ * docs/subscribers.md#attribution, docs/subscribers.md#address-variants), in the form the stores
+ * write it; and what a subscriber's row shows of it. Pure: the stores only bind and read.
+ */
+import {
+  channelOf,
+  type FieldDefinition,
+  type FieldValues,
+  keptSource,
+  type Source,
+} from '@waitlistkit/protocol';
+import { variantKey } from './address-variants.js';
+
+export interface SignupExtras {
+  /** The answers as JSON text; null when none. */
+  fields: string | null;
+  /** The kept source as JSON text; null when none. */
+  source: string | null;
+  /** The channel the source gives when nobody is credited; null for `direct` (the list's channel filter reads it). */
+  sourceChannel: string | null;
+  /** The address's variant key, written when the waitlist's dedupe is `provider` (the store decides, in its write). */
+  variantKey: string | null;
+}
+
+const DIRECT = 'direct';
+
+const jsonOrNull = (value: object) => (Object.keys(value).length === 0 ? null : JSON.stringify(value));
+
+export function signupExtras(emailNorm: string, fields: FieldValues, source: Source): SignupExtras {
+  const kept = keptSource(source);
+  const channel = channelOf(kept, false);
+  return {
+    fields: jsonOrNull(fields),
+    source: jsonOrNull(kept),
+    sourceChannel: channel === DIRECT ? null : channel,
+    variantKey: variantKey(emailNorm) ?? null,
+  };
+}
+
+/** The stored answers to the fields defined now, in their order: an answer outlives its definition. */
+export function shownFields(defined: readonly FieldDefinition[], stored: string | null): FieldValues {
+  if (stored === null || defined.length === 0) return {};
+  const answers = JSON.parse(stored) as FieldValues;
+  const shown: FieldValues = {};
+  for (const { key } of defined) {
+    const answer = answers[key];
+    if (answer !== undefined) shown[key] = answer;
+  }
+  return shown;
+}
+
+/** The source as kept, and the channel derived from it now. */
+export function shownSource(stored: string | null, credited: boolean): { source: Source; channel: string } {
+  const source = stored === null ? {} : (JSON.parse(stored) as Source);
+  return { source, channel: channelOf(source, credited) };
+}

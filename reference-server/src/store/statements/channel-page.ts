@@ -1,0 +1,58 @@
+/**
+ * A page of the list filtered by channel (docs/subscribers.md#attribution), on both stores. The
+ * channel is derived when asked: `referral` when a referrer was credited, else the channel the
+ * source gives. Both inputs are kept on the row for this filter (`credited`, and `source_channel`,
+ * NULL for `direct`), each behind an index (subscribers_credited, subscribers_channel), so a
+ * rare channel is counted and read through its index; the common `direct` is most of the line,
+ * read in line order. The total is exact: a count of the matching rows.
+ */
+import { SubscriberStatus } from '@waitlistkit/protocol';
+import type { ListPage, PageQuery } from '../../domain/records.js';
+import { searchText } from '../../domain/search.js';
+import type { WaitlistSettings } from '../../domain/settings.js';
+import type { Db } from '../db.js';
+import type { Dialect } from '../dialect.js';
+import type { LineEngine } from './line.js';
+import { LINE_COLUMNS, LINE_ORDER, type LineRow, listed } from './line-rows.js';
+
+/** The channel's condition on a row, and its parameters. */
+function channelIs(d: Dialect, channel: string): { sql: string; params: unknown[] } {
+  if (channel === 'referral')
+    return { sql: `(credited = ${d.true} OR source_channel = 'referral')`, params: [] };
+  if (channel === 'direct') return { sql: `(credited = ${d.false} AND source_channel IS NULL)`, params: [] };
+  return { sql: `(credited = ${d.false} AND source_channel = ?)`, params: [channel] };
+}
+
+/** `text` as a LIKE pattern matching itself only. */
+const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function channelPage<C extends Db>(
+  db: C,
+  d: Dialect,
+  line: LineEngine<C>,
+  waitlistId: string,
+  settings: WaitlistSettings,
+  query: PageQuery & { channel: string },
+  offset: number,
+): Promise<ListPage> {
+  const admitted = query.status === SubscriberStatus.admitted;
+  const channel = channelIs(d, query.channel);
+  let where = `waitlist_id = ? AND admitted_us IS ${admitted ? 'NOT NULL' : 'NULL'} AND ${channel.sql}`;
+  const params: unknown[] = [waitlistId, ...channel.params];
+  if (query.q !== '') {
+    where += ` AND email_search LIKE ? ESCAPE '\\'`;
+    params.push(`%${literal(searchText(query.q))}%`);
+  }
+  const counted = await db.get<{ n: number }>(`SELECT count(*) AS n FROM subscribers WHERE ${where}`, params);
+  const total = Number(counted?.n ?? 0);
+  if (offset >= total) return { items: [], total };
+  const order = admitted ? 'ORDER BY admitted_us DESC' : LINE_ORDER;
+  const rows = await db.all<LineRow>(
+    `SELECT ${LINE_COLUMNS} FROM subscribers WHERE ${where} ${order} LIMIT ? OFFSET ?`,
+    [...params, query.limit, offset],
+  );
+  const positions = admitted
+    ? rows.map(() => null)
+    : await line.positionsOf(db, waitlistId, rows, settings.referral_boost);
+  return { items: rows.map((row, i) => listed(row, positions[i] ?? null, settings)), total };
+}

@@ -1,4 +1,5 @@
 import { defineConfig, type Options } from 'tsup';
+import { pureZodPlugin } from './build/pure-zod.js';
 import { PROTOCOL_SOURCE, solverEsbuildPlugin } from './build/solver.js';
 
 const common: Options = {
@@ -26,7 +27,7 @@ export default defineConfig([
     // Explicit extensions, whatever the nearest package.json says (see scripts/finish-build.mjs).
     outExtension: ({ format }) => ({ js: format === 'esm' ? '.mjs' : '.cjs' }),
     define: { WAITLIST_NODE: 'true' },
-    esbuildPlugins: [solverEsbuildPlugin()],
+    esbuildPlugins: [solverEsbuildPlugin(), pureZodPlugin()],
   },
   // The script-tag file: one minified IIFE with everything inlined.
   {
@@ -40,7 +41,7 @@ export default defineConfig([
     minify: 'terser',
     terserOptions: { compress: { passes: 2 }, mangle: { toplevel: true } },
     define: { WAITLIST_NODE: 'false' },
-    esbuildPlugins: [solverEsbuildPlugin()],
+    esbuildPlugins: [solverEsbuildPlugin(), pureZodPlugin()],
     outExtension: () => ({ js: '.js' }),
   },
 ]);

@@ -3,14 +3,33 @@
  * script tag). It renders into the widget's shadow root and reports to the page through DOM
  * events on the host element.
  */
+import { checkFieldValues, type FieldDefinition, type FieldValues } from '@waitlistkit/protocol';
 import { Component, createRef, Fragment, h } from 'preact';
 import { STALE_MS } from '../core/decide.js';
-import { WaitlistError } from '../core/errors.js';
-import { type PreparedGates, type Progress, prepareGates, subscribe } from '../core/subscribe.js';
+import { InvalidRequestError, WaitlistError } from '../core/errors.js';
+import { fetchFormDescription } from '../core/form-description.js';
+import {
+  type PreparedGates,
+  type Progress,
+  plausibleAddress,
+  prepareGates,
+  subscribe,
+} from '../core/subscribe.js';
 import { format, type LocaleKey } from './locale.js';
 import type { WidgetConfig } from './options.js';
-import { atField, blocked, busy, failureText, IDLE, type Phase, SUBMITTING } from './phase.js';
+import {
+  answerText,
+  atField,
+  blocked,
+  busy,
+  failureText,
+  fieldOf,
+  IDLE,
+  type Phase,
+  SUBMITTING,
+} from './phase.js';
 import { readReferral, safeLink, shareLink } from './referral.js';
+import { pageSource } from './source.js';
 
 export interface FormProps {
   config: WidgetConfig;
@@ -20,9 +39,11 @@ export interface FormProps {
   controls: { reset?: () => void };
 }
 
-/** Replaced whole on every move: preact merges `setState`, which would mix two phases' fields. */
+/** `phase` is replaced whole on every move: preact merges `setState`, which would mix two phases' members. */
 interface FormState {
   phase: Phase;
+  /** The waitlist's questions, once their description has arrived. */
+  fields?: FieldDefinition[];
 }
 
 export class Form extends Component<FormProps, FormState> {
@@ -39,6 +60,11 @@ export class Form extends Component<FormProps, FormState> {
   #root = createRef<HTMLDivElement>();
   /** Read when the form appears: a single-page app may rewrite the address afterwards. */
   #referral = readReferral(location.href, this.props.config.refParam);
+  #source = this.props.config.attribution ? pageSource(location.href, document.referrer) : undefined;
+  /** The fields to answer: `[]` until their description arrives, and for good when it fails. */
+  #described: Promise<FieldDefinition[]> = Promise.resolve([]);
+  /** Aborts what outlives a sign-up (the description) when the form goes. */
+  #life = new AbortController();
 
   #emit(name: 'success' | 'error' | 'gate', detail: object): void {
     this.props.host.dispatchEvent(
@@ -64,11 +90,25 @@ export class Form extends Component<FormProps, FormState> {
     this.#prepared = this.#since = undefined;
     this.#gate = '';
     this.#show(IDLE);
-    if (this.#input.current) this.#input.current.value = '';
+    this.#find<HTMLFormElement>('form')?.reset();
   };
 
   override componentDidMount(): void {
+    const { config } = this.props;
     this.props.controls.reset = this.reset;
+    // Alongside the first render: the address field is there at once, the questions join it.
+    this.#described = fetchFormDescription({ ...config, signal: this.#life.signal }).then(
+      (fields) => {
+        this.setState({ fields });
+        return fields;
+      },
+      (error) => {
+        // Not an error of the page: the form still signs up, with the address alone.
+        if (!this.#life.signal.aborted)
+          console.warn(`Waitlist widget: the form's questions could not be loaded (${error}).`);
+        return [];
+      },
+    );
     if (this.props.config.prepare === 'visible') {
       this.#seen = new IntersectionObserver((entries) => {
         if (entries.some((entry) => entry.isIntersecting)) this.#prepare();
@@ -78,6 +118,7 @@ export class Form extends Component<FormProps, FormState> {
   }
 
   override componentWillUnmount(): void {
+    this.#life.abort();
     this.#stop();
     this.#seen?.disconnect();
   }
@@ -141,10 +182,19 @@ export class Form extends Component<FormProps, FormState> {
     this.#gate = '';
     this.#show(SUBMITTING);
     try {
+      const email = plausibleAddress(this.#input.current?.value);
+      // Only a visitor faster than the description waits for it here.
+      const fields = await this.#described;
+      // The one check of the answers, the service's own (docs/subscribers.md#fields): its
+      // sentence names the field, as the service's 400 would, and is shown there the same way.
+      const answers = checkFieldValues(fields, this.#answers(fields));
+      if (!answers.ok) throw new InvalidRequestError(answers.problem.message, 400, 'invalid_request');
       const signup = await subscribe({
         baseUrl: config.baseUrl,
         waitlistId: config.waitlistId,
-        email: this.#input.current?.value ?? '',
+        email,
+        fields: fields.length ? answers.value : undefined,
+        source: this.#source,
         referralCode: this.#referral,
         signal,
         onProgress: this.#progress,
@@ -184,7 +234,10 @@ export class Form extends Component<FormProps, FormState> {
     }
     let seconds = known ? error.retryAfter : undefined;
     this.#show({ is: 'failed', error, seconds });
-    if (atField(error)) this.#input.current?.focus();
+    if (atField(error)) {
+      const key = fieldOf(error as WaitlistError, this.state.fields);
+      (key ? this.#find(`#k-${key}`) : this.#input.current)?.focus();
+    }
     if (seconds) {
       // Counted down to 0, the form is as new.
       clearInterval(this.#timer);
@@ -212,16 +265,73 @@ export class Form extends Component<FormProps, FormState> {
     return this.#root.current?.querySelector<T>(selector);
   }
 
-  override render({ config }: FormProps, { phase }: FormState) {
+  /** The answers as the controls hold them, by key: the check decides what they are worth. */
+  #answers(fields: FieldDefinition[]): FieldValues {
+    const answers: FieldValues = {};
+    for (const { key } of fields) {
+      const control = this.#find<HTMLInputElement>(`#k-${key}`);
+      if (control) answers[key] = control.type === 'checkbox' ? control.checked : control.value;
+    }
+    return answers;
+  }
+
+  /** A question: labelled, its refusal (`error`) tied to it and announced when focus moves there. */
+  #field(field: FieldDefinition, error: string) {
+    const id = `k-${field.key}`;
+    const control = {
+      id,
+      part: 'input',
+      required: field.required,
+      'aria-invalid': error ? ('true' as const) : undefined,
+      'aria-describedby': error ? `m-${field.key}` : undefined,
+    };
+    return (
+      <div class="q">
+        {field.type === 'checkbox' ? (
+          <label class="c" part="label">
+            <input type="checkbox" {...control} />
+            {field.label}
+          </label>
+        ) : (
+          <label for={id} part="label">
+            {field.label}
+          </label>
+        )}
+        {field.type === 'select' ? (
+          <select {...control}>
+            {!field.required && <option value="" />}
+            {field.options.map((option) => (
+              <option>{option}</option>
+            ))}
+          </select>
+        ) : (
+          field.type === 'text' && <input {...control} maxLength={500} />
+        )}
+        <p id={`m-${field.key}`} part="error" class="bad">
+          {error}
+        </p>
+      </div>
+    );
+  }
+
+  override render({ config }: FormProps, { phase, fields = [] }: FormState) {
     const t = config.locale;
     const done = phase.is === 'done' && phase;
     const failed = phase.is === 'failed' && phase;
-    const fieldError = failed && atField(failed.error) ? t[failureText(failed.error)] : '';
+    const refused = failed && atField(failed.error) && (failed.error as WaitlistError);
+    // The field the refusal is shown at: a question's key, or '' for the address.
+    const at = refused ? fieldOf(refused, fields) : undefined;
+    const fieldError = refused && at === '' ? t[failureText(refused)] : '';
+    const submit = (
+      <button type="submit" part="button" disabled={blocked(phase)}>
+        {t.button}
+      </button>
+    );
     // The live region's text.
     const status = done
       ? t[done.signup.confirmEmail ? 'confirm' : 'success']
       : failed
-        ? fieldError
+        ? refused
           ? ''
           : this.#text(failureText(failed.error), { seconds: failed.seconds ?? 0 })
         : phase.is === 'verifying'
@@ -275,20 +385,22 @@ export class Form extends Component<FormProps, FormState> {
                 aria-invalid={fieldError ? 'true' : undefined}
                 aria-describedby={fieldError ? 'f' : undefined}
               />
-              <button type="submit" part="button" disabled={blocked(phase)}>
-                {t.button}
-              </button>
+              {!fields.length && submit}
             </div>
             <p id="f" part="error" class="bad">
               {fieldError}
             </p>
+            {fields.map((field) =>
+              this.#field(field, refused && at === field.key ? t[answerText(refused)] : ''),
+            )}
+            {fields.length > 0 && submit}
           </form>
         )}
         <p
           part="status"
           role="status"
           aria-live="polite"
-          class={done ? 'good' : failed && !fieldError ? 'bad' : undefined}
+          class={done ? 'good' : failed && !refused ? 'bad' : undefined}
           tabIndex={done && !done.link ? -1 : undefined}
         >
           {status}

@@ -7,10 +7,8 @@ const common: Options = {
   // Not tsup's `clean`: the builds below run in parallel and would delete each other's output.
   // The build script empties `dist` first.
   clean: false,
-  // Bundled everywhere: preact 11 ships ES modules only, which `require()` cannot load before
-  // Node 20.19, and the form owns its render tree in a shadow root, so sharing the page's preact
-  // buys nothing. The protocol is compiled from source so only the few functions used are kept.
-  noExternal: ['preact', '@waitlistkit/protocol'],
+  // The protocol is compiled from source so only the few functions used are kept.
+  noExternal: ['@waitlistkit/protocol'],
   esbuildOptions(options) {
     options.alias = { ...options.alias, '@waitlistkit/protocol': PROTOCOL_SOURCE };
   },

@@ -1,10 +1,9 @@
 /**
- * The sign-up form. One class component (no hooks: preact's hooks would add 1.5 kB to the
- * script tag). It renders into the widget's shadow root and reports to the page through DOM
- * events on the host element.
+ * The sign-up form. One class component, drawn by the widget's own renderer (render.ts). It
+ * renders into the widget's shadow root and reports to the page through DOM events on the host
+ * element.
  */
 import { checkFieldValues, type FieldDefinition, type FieldValues } from '@waitlistkit/protocol';
-import { Component, createRef, Fragment, h } from 'preact';
 import { STALE_MS } from '../core/decide.js';
 import { InvalidRequestError, WaitlistError } from '../core/errors.js';
 import { fetchFormDescription } from '../core/form-description.js';
@@ -29,17 +28,18 @@ import {
   SUBMITTING,
 } from './phase.js';
 import { readReferral, safeLink, shareLink } from './referral.js';
+import { Component, createRef, Fragment, h } from './render.js';
 import { pageSource } from './source.js';
 
 export interface FormProps {
   config: WidgetConfig;
   /** Receives the `waitlist:*` events. */
   host: HTMLElement;
-  /** Filled with the form's reset (preact 11 hands `ref` to class components as a plain prop). */
+  /** Filled with the form's reset. */
   controls: { reset?: () => void };
 }
 
-/** `phase` is replaced whole on every move: preact merges `setState`, which would mix two phases' members. */
+/** `phase` is replaced whole on every move: `setState` merges, which would mix two phases' members. */
 interface FormState {
   phase: Phase;
   /** The waitlist's questions, once their description has arrived. */

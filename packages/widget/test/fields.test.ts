@@ -19,6 +19,7 @@ import {
   type MockInstance,
   vi,
 } from 'vitest';
+import { fetchFormDescription } from '../src/core/form-description.js';
 import { subscribe } from '../src/core/subscribe.js';
 import { asFormFields } from '../src/core/wire.js';
 import { DEFAULT_TAG, defineWaitlistElement } from '../src/ui/element.js';
@@ -421,6 +422,33 @@ describe('asFormFields', () => {
     ['a select without a list', { fields: [{ key: 'a', label: 'A', type: 'select', options: 'x' }] }],
   ])('refuses %s', (_, body) => {
     expect(asFormFields(body)).toBeUndefined();
+  });
+});
+
+describe('fetchFormDescription', () => {
+  const options = { baseUrl: BASE_URL, waitlistId: WAITLIST_ID, origin: 'https://site.example' };
+
+  it('resolves to the fields in order, with the Origin it is given (outside browsers) and no content type', async () => {
+    const sent: RequestInit[] = [];
+    const recording = (async (url: string, init: RequestInit) => {
+      sent.push(init);
+      return fetch(url, init);
+    }) as typeof fetch;
+    server.use(formDescription(FIELDS));
+    await expect(fetchFormDescription({ ...options, fetch: recording })).resolves.toEqual(FIELDS);
+    expect(sent).toMatchObject([{ headers: { origin: 'https://site.example' }, credentials: 'omit' }]);
+    expect(sent[0]?.method).toBeUndefined();
+  });
+
+  it('rejects saying what came back when it is not a form description', async () => {
+    await expect(fetchFormDescription({ ...options, waitlistId: 'wl_other' })).rejects.toThrow(
+      `GET ${BASE_URL}/v1/public/waitlists/wl_other/form answered 404, not the form's description.`,
+    );
+    server.use(http.get(FORM, () => HttpResponse.text('<html>', { status: 200 })));
+    await expect(fetchFormDescription(options)).rejects.toThrow('answered 200');
+    await expect(fetchFormDescription({ ...options, baseUrl: 'javascript:alert(1)' })).rejects.toThrow(
+      TypeError,
+    );
   });
 });
 

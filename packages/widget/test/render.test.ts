@@ -83,11 +83,13 @@ describe('patch', () => {
     expect(share.readOnly).toBe(true);
   });
 
-  it('points a ref at its element', () => {
+  it('points a ref at its element, and survives an element that stops having one or a value', () => {
     const ref = createRef<HTMLInputElement>();
     const into = root();
-    patch(into, [h('input', { ref })]);
+    patch(into, [h('input', { ref, value: 'x' })]);
     expect(ref.current).toBe(into.firstChild);
+    patch(into, [h('input', {})]);
+    expect((into.firstChild as HTMLInputElement).value).toBe('');
   });
 });
 

@@ -63,16 +63,20 @@ function setProps(element: Element, props: Props): void {
   const target = element as unknown as Props;
   for (const name in { ...given.get(element), ...props }) {
     const value = props[name];
-    if (name === 'ref') (value as Ref<Element>).current = element;
-    // `onSubmit` → `onsubmit`: one handler per event, replaced on each render.
-    else if (name[0] === 'o' && name[1] === 'n') target[name.toLowerCase()] = value ?? null;
-    // A property: once typed into, an input's value is no longer its attribute.
-    else if (name === 'value') target.value = value;
-    else {
-      // A boolean attribute (`required`) is there or not; an ARIA state is spelt "true" or "false".
-      const aria = name.startsWith('aria-');
-      if (value == null || (value === false && !aria)) element.removeAttribute(name);
-      else element.setAttribute(name, value === true && !aria ? '' : String(value));
+    // A boolean attribute (`required`) is there or not; an ARIA state is spelt "true" or "false".
+    const aria = name.startsWith('aria-');
+    if (name === 'ref') {
+      if (value) (value as Ref<Element>).current = element;
+    } else if (name.startsWith('on')) {
+      // `onSubmit` → `onsubmit`: one handler per event, replaced on each render.
+      target[name.toLowerCase()] = value ?? null;
+    } else if (name === 'value') {
+      // A property: once typed into, an input's value is no longer its attribute.
+      target.value = value ?? '';
+    } else if (value == null || (value === false && !aria)) {
+      element.removeAttribute(name);
+    } else {
+      element.setAttribute(name, value === true && !aria ? '' : String(value));
     }
   }
   given.set(element, props);

@@ -237,7 +237,8 @@ describe.skipIf(chromiumMissing)('the waitlist’s questions in Chromium', () =>
       description: en.required,
       invalid: 'true',
     });
-    // Chromium's tree has no required state for a checkbox; the box carries the attribute.
+    // Chromium's tree has no required state for a checkbox (not even with aria-required): the
+    // box carries the attribute, and the error text says it.
     expect(await shadow(page, '#k-consent').getAttribute('required')).toBe('');
     expect(service.signups.length).toBe(before);
     await page.close();

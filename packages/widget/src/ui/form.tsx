@@ -3,7 +3,7 @@
  * renders into the widget's shadow root and reports to the page through DOM events on the host
  * element.
  */
-import { checkFieldValues, type FieldDefinition, type FieldValues } from '@waitlistkit/protocol';
+import { checkFieldValues, type FieldDefinition } from '@waitlistkit/protocol';
 import { STALE_MS } from '../core/decide.js';
 import { InvalidRequestError, WaitlistError } from '../core/errors.js';
 import { fetchFormDescription } from '../core/form-description.js';
@@ -27,6 +27,7 @@ import {
   type Phase,
   SUBMITTING,
 } from './phase.js';
+import { answersIn, question } from './question.js';
 import { readReferral, safeLink, shareLink } from './referral.js';
 import { Component, createRef, Fragment, h } from './render.js';
 import { pageSource } from './source.js';
@@ -187,7 +188,7 @@ export class Form extends Component<FormProps, FormState> {
       const fields = await this.#described;
       // The one check of the answers, the service's own (docs/subscribers.md#fields): its
       // sentence names the field, as the service's 400 would, and is shown there the same way.
-      const answers = checkFieldValues(fields, this.#answers(fields));
+      const answers = checkFieldValues(fields, answersIn(this.#root.current, fields));
       if (!answers.ok) throw new InvalidRequestError(answers.problem.message, 400, 'invalid_request');
       const signup = await subscribe({
         baseUrl: config.baseUrl,
@@ -263,55 +264,6 @@ export class Form extends Component<FormProps, FormState> {
 
   #find<T extends HTMLElement>(selector: string): T | null | undefined {
     return this.#root.current?.querySelector<T>(selector);
-  }
-
-  /** The answers as the controls hold them, by key: the check decides what they are worth. */
-  #answers(fields: FieldDefinition[]): FieldValues {
-    const answers: FieldValues = {};
-    for (const { key } of fields) {
-      const control = this.#find<HTMLInputElement>(`#k-${key}`);
-      if (control) answers[key] = control.type === 'checkbox' ? control.checked : control.value;
-    }
-    return answers;
-  }
-
-  /** A question: labelled, its refusal (`error`) tied to it and announced when focus moves there. */
-  #field(field: FieldDefinition, error: string) {
-    const id = `k-${field.key}`;
-    const control = {
-      id,
-      part: 'input',
-      required: field.required,
-      'aria-invalid': error ? ('true' as const) : undefined,
-      'aria-describedby': error ? `m-${field.key}` : undefined,
-    };
-    return (
-      <div class="q">
-        {field.type === 'checkbox' ? (
-          <label class="c" part="label">
-            <input type="checkbox" {...control} />
-            {field.label}
-          </label>
-        ) : (
-          <label for={id} part="label">
-            {field.label}
-          </label>
-        )}
-        {field.type === 'select' ? (
-          <select {...control}>
-            {!field.required && <option value="" />}
-            {field.options.map((option) => (
-              <option>{option}</option>
-            ))}
-          </select>
-        ) : (
-          field.type === 'text' && <input {...control} maxLength={500} />
-        )}
-        <p id={`m-${field.key}`} part="error" class="bad">
-          {error}
-        </p>
-      </div>
-    );
   }
 
   override render({ config }: FormProps, { phase, fields = [] }: FormState) {
@@ -391,7 +343,7 @@ export class Form extends Component<FormProps, FormState> {
               {fieldError}
             </p>
             {fields.map((field) =>
-              this.#field(field, refused && at === field.key ? t[answerText(refused)] : ''),
+              question(field, refused && at === field.key ? t[answerText(refused)] : ''),
             )}
             {fields.length > 0 && submit}
           </form>

@@ -19,6 +19,7 @@ import {
   type MockInstance,
   vi,
 } from 'vitest';
+import { InvalidEmailError, InvalidRequestError } from '../src/core/errors.js';
 import { fetchFormDescription } from '../src/core/form-description.js';
 import { subscribe } from '../src/core/subscribe.js';
 import { asFormFields } from '../src/core/wire.js';
@@ -26,6 +27,7 @@ import { DEFAULT_TAG, defineWaitlistElement } from '../src/ui/element.js';
 import { en } from '../src/ui/locale.js';
 import { mount, type WaitlistHandle } from '../src/ui/mount.js';
 import type { MountOptions } from '../src/ui/options.js';
+import { answerText, fieldOf } from '../src/ui/phase.js';
 import { pageSource } from '../src/ui/source.js';
 import {
   BASE_URL,
@@ -403,6 +405,28 @@ describe('pageSource', () => {
       referrer: page,
       landing: page,
     });
+  });
+});
+
+describe('where a refusal is shown, and in which words', () => {
+  const refusal = (message: string) => new InvalidRequestError(message, 400, 'invalid_request');
+
+  it('at the field its message names, when the form shows it; else at the address', () => {
+    expect(fieldOf(refusal('`fields.role` must be one of the options offered.'), FIELDS)).toBe('role');
+    expect(fieldOf(refusal('`fields.vip` is not a field of this waitlist.'), FIELDS)).toBe('');
+    expect(fieldOf(refusal('`fields.role` is required.'), [])).toBe('');
+    expect(
+      fieldOf(new InvalidEmailError('The email address is not valid.', 400, 'invalid_email'), FIELDS),
+    ).toBe('');
+  });
+
+  it('an answer missing, or a box not ticked, is "required"; anything else asks to check the answer', () => {
+    expect(answerText(refusal('`fields.company` is required.'))).toBe('required');
+    expect(answerText(refusal('`fields.consent` must be ticked.'))).toBe('required');
+    expect(answerText(refusal('`fields.company` must be at most 500 characters long.'))).toBe(
+      'invalidAnswer',
+    );
+    expect(answerText(refusal('`fields.role` must be one of the options offered.'))).toBe('invalidAnswer');
   });
 });
 

@@ -3,7 +3,6 @@
  * form cannot be in can be written. Pure: the form component moves from phase to phase and
  * renders each; what a phase means (busy or not, which text a failure gets) is read here.
  */
-
 import { type FieldDefinition, fieldNamed } from '@waitlistkit/protocol';
 import {
   ConnectionError,

@@ -1,4 +1,5 @@
 import { defineConfig, type Options } from 'tsup';
+import { pureZodPlugin } from './build/pure-zod.js';
 import { PROTOCOL_SOURCE, solverEsbuildPlugin } from './build/solver.js';
 
 const common: Options = {
@@ -6,10 +7,8 @@ const common: Options = {
   // Not tsup's `clean`: the builds below run in parallel and would delete each other's output.
   // The build script empties `dist` first.
   clean: false,
-  // Bundled everywhere: preact 11 ships ES modules only, which `require()` cannot load before
-  // Node 20.19, and the form owns its render tree in a shadow root, so sharing the page's preact
-  // buys nothing. The protocol is compiled from source so only the few functions used are kept.
-  noExternal: ['preact', '@waitlistkit/protocol'],
+  // The protocol is compiled from source so only the few functions used are kept.
+  noExternal: ['@waitlistkit/protocol'],
   esbuildOptions(options) {
     options.alias = { ...options.alias, '@waitlistkit/protocol': PROTOCOL_SOURCE };
   },
@@ -26,7 +25,7 @@ export default defineConfig([
     // Explicit extensions, whatever the nearest package.json says (see scripts/finish-build.mjs).
     outExtension: ({ format }) => ({ js: format === 'esm' ? '.mjs' : '.cjs' }),
     define: { WAITLIST_NODE: 'true' },
-    esbuildPlugins: [solverEsbuildPlugin()],
+    esbuildPlugins: [solverEsbuildPlugin(), pureZodPlugin()],
   },
   // The script-tag file: one minified IIFE with everything inlined.
   {
@@ -40,7 +39,7 @@ export default defineConfig([
     minify: 'terser',
     terserOptions: { compress: { passes: 2 }, mangle: { toplevel: true } },
     define: { WAITLIST_NODE: 'false' },
-    esbuildPlugins: [solverEsbuildPlugin()],
+    esbuildPlugins: [solverEsbuildPlugin(), pureZodPlugin()],
     outExtension: () => ({ js: '.js' }),
   },
 ]);

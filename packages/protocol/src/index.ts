@@ -4,6 +4,7 @@ export { BASE62_ALPHABET, randomString } from './base62.js';
 export * from './constants.js';
 export * from './email.js';
 export * from './error-names.js';
+export * from './field-named.js';
 export * from './fields.js';
 export * from './parse.js';
 export * from './pow.js';

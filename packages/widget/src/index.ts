@@ -6,8 +6,11 @@ export type {
   AcceptedSignup,
   ChallengeRequired,
   ErrorCode,
+  FieldDefinition,
+  FieldValues,
   Gate,
   PublicSubscribeBody,
+  Source,
 } from '@waitlistkit/protocol';
 export type { Clock } from './core/clock.js';
 export {
@@ -23,6 +26,7 @@ export {
   WaitlistError,
   type WaitlistErrorCode,
 } from './core/errors.js';
+export { type FormDescriptionOptions, fetchFormDescription } from './core/form-description.js';
 export { AbortedError, NetworkError, RateLimitedError, ServerError } from './core/renamed.js';
 export {
   type PreparedGates,

@@ -14,9 +14,10 @@ import {
 } from 'vitest';
 import { DEFAULT_TAG, defineWaitlistElement, type WaitlistElement } from '../src/ui/element.js';
 import { en } from '../src/ui/locale.js';
-import { BASE_URL, ENDPOINT, fakeService, WAITLIST_ID } from './support/fake-service.js';
+import { BASE_URL, ENDPOINT, fakeService, formDescription, WAITLIST_ID } from './support/fake-service.js';
 
-const server = setupServer();
+// Every form asks its description first: none, unless a test says otherwise.
+const server = setupServer(formDescription());
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 

@@ -16,9 +16,17 @@ import {
 import { en } from '../src/ui/locale.js';
 import { mount, type WaitlistHandle } from '../src/ui/mount.js';
 import type { MountOptions } from '../src/ui/options.js';
-import { BASE_URL, ENDPOINT, fakeService, type ServiceOptions, WAITLIST_ID } from './support/fake-service.js';
+import {
+  BASE_URL,
+  ENDPOINT,
+  fakeService,
+  formDescription,
+  type ServiceOptions,
+  WAITLIST_ID,
+} from './support/fake-service.js';
 
-const server = setupServer();
+// Every form asks its description first: none, unless a test says otherwise.
+const server = setupServer(formDescription());
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
@@ -65,7 +73,6 @@ function listen() {
     document.addEventListener(type, record);
   return seen;
 }
-const settled = () => vi.waitFor(() => expect(button()?.disabled ?? false).toBe(false));
 
 describe('the form', () => {
   it('is a labelled field and a submit button, with a polite live region', () => {
@@ -168,7 +175,8 @@ describe('the form', () => {
     // A single-page app's router tidies the address after load.
     history.replaceState(null, '', '/');
     submit();
-    await settled();
+    // The submit waits for the form's description (asked at mount): the sign-up is done, not only sent.
+    await vi.waitFor(() => expect(status()).toBe(en.success));
     handle?.destroy();
     window.happyDOM.setURL('https://site.example/?invite=ABCDEF&ref=K7M2QX');
     handle = mount(host, { waitlistId: WAITLIST_ID, baseUrl: BASE_URL, refParam: 'invite' });

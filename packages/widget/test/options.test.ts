@@ -22,6 +22,7 @@ describe('resolveOptions', () => {
       refParam: 'ref',
       locale: en,
       prepare: 'focus',
+      attribution: true,
       fetch: undefined,
       workers: undefined,
     });
@@ -79,6 +80,32 @@ describe('resolveOptions', () => {
       fromAttributes({ 'waitlist-id': good.waitlistId, 'base-url': good.baseUrl, prepare: 'visible' }).config
         ?.prepare,
     ).toBe('visible');
+  });
+
+  it('sends the page’s source unless attribution is false or off; reports any other value, as an option and as an attribute', () => {
+    const tag = (attribution: string) =>
+      fromAttributes({ 'waitlist-id': good.waitlistId, 'base-url': good.baseUrl, attribution }, 'data-');
+    expect(resolveOptions({ ...good, attribution: false }, [])?.attribution).toBe(false);
+    expect(tag('off')).toEqual({ config: expect.objectContaining({ attribution: false }), problems: [] });
+    expect(tag('on')).toEqual({ config: expect.objectContaining({ attribution: true }), problems: [] });
+    expect(
+      fromAttributes({ 'waitlist-id': good.waitlistId, 'base-url': good.baseUrl }).config?.attribution,
+    ).toBe(true);
+    for (const value of ['', 'OFF', 'false', 'no', 'x'.repeat(10_000)]) {
+      const { config, problems } = tag(value);
+      expect(config?.attribution).toBe(true);
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^data-attribution .* is not one of true, false, on, off; using true\.$/);
+      expect(problems[0]?.length).toBeLessThan(200);
+    }
+    const problems: string[] = [];
+    expect(resolveOptions({ ...good, attribution: 'off' as unknown as boolean }, problems)?.attribution).toBe(
+      false,
+    );
+    expect(resolveOptions({ ...good, attribution: 0 as unknown as boolean }, problems)?.attribution).toBe(
+      true,
+    );
+    expect(problems).toEqual(['attribution 0 is not one of true, false, on, off; using true.']);
   });
 
   it('shortens hostile values in its messages', () => {

@@ -25,6 +25,7 @@ const PUBLIC = [
   'WaitlistError',
   'defineWaitlistElement',
   'en',
+  'fetchFormDescription',
   'mount',
   'prepareGates',
   'solvePow',

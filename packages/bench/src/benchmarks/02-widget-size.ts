@@ -47,7 +47,7 @@ export default {
       sections: [
         {
           title: 'Item 2: widget size (bytes after gzip -9)',
-          intro: `Measured with ${ours.by}. Baseline: the widget's script-tag file, which holds everything (preact, the form, the solver, its worker code and its WebAssembly kernel); the ratio is the other file's size ÷ ours.`,
+          intro: `Measured with ${ours.by}. Baseline: the widget's script-tag file, which holds everything (the form and its renderer, the solver, its worker code and its WebAssembly kernel); the ratio is the other file's size ÷ ours.`,
           rows: [
             {
               name: '@waitlistkit/widget: dist/waitlist.js (baseline)',

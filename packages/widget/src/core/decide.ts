@@ -2,7 +2,13 @@
  * The decisions of the sign-up loop, without I/O: what to do with each answer of the public
  * endpoint. `subscribe()` performs the requests, waits and solves; this module only decides.
  */
-import { type AcceptedSignup, type PublicSubscribeBody, TOKEN_TTL_MS } from '@waitlistkit/protocol';
+import {
+  type AcceptedSignup,
+  type FieldValues,
+  type PublicSubscribeBody,
+  type Source,
+  TOKEN_TTL_MS,
+} from '@waitlistkit/protocol';
 import {
   ConnectionError,
   GeoRestrictedError,
@@ -130,13 +136,20 @@ export const decideNetworkFailure = (
     random,
   );
 
-/** The request body for the next attempt; absent fields are left out. */
+/** What a sign-up says besides the address (docs/subscribers.md#fields, docs/subscribers.md#attribution). */
+export interface Answers {
+  fields?: FieldValues | undefined;
+  source?: Source | undefined;
+}
+
+/** The request body for the next attempt; absent members are left out. */
 export const requestBody = (
   email: string,
   referral_code: string | undefined,
   challenge_token: string | undefined,
   pow: PublicSubscribeBody['pow'],
-): PublicSubscribeBody => ({ email, referral_code, challenge_token, pow });
+  answers?: Answers,
+): PublicSubscribeBody & Answers => ({ email, referral_code, ...answers, challenge_token, pow });
 
 /** Gates passed ahead of the submit (`prepareGates`), for the sign-up's first request. */
 export interface PreparedGates {

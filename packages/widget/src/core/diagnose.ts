@@ -30,12 +30,7 @@ export async function serverAnswers(
 /** What to fix after a 404, for the console: the waitlist id, the origin and the command. */
 export function notFoundMessage(waitlistId: string, baseUrl: string, origin: string | undefined): string {
   const from = origin ?? 'ORIGIN';
-  return (
-    `The waitlist service at ${baseUrl} refused sign-ups to waitlist "${waitlistId}" from ${origin ?? 'this client'} (404). ` +
-    `Either the waitlist id is wrong (or the waitlist is archived), or ${
-      origin ? `this page's origin ${origin}` : 'the Origin header (pass `origin` outside browsers)'
-    } is not on the waitlist's origin allowlist. To allow it, run: ` +
-    `pnpm -s waitlist-server waitlist update --waitlist ${waitlistId} --origins ${from} ` +
-    `(--origins replaces the list: name every origin to keep, comma-separated).`
-  );
+  return `${baseUrl} answered 404 for waitlist "${waitlistId}" from ${origin ?? 'this client'}: the id is wrong or the waitlist archived, or ${
+    origin ? `this page's origin ${origin}` : 'the Origin header (pass `origin` outside browsers)'
+  } is not on its allowlist. To allow it: pnpm -s waitlist-server waitlist update --waitlist ${waitlistId} --origins ${from} (naming every origin to keep: the list is replaced).`;
 }

@@ -3,7 +3,13 @@
  * wait, Proof of Work, retries) and returns the accepted sign-up or throws a `WaitlistError`.
  * Works in browsers and in Node 20 (pass `origin` there: the endpoint wants an Origin header).
  */
-import { type AcceptedSignup, type GatesResponse, normalizeReferralCode } from '@waitlistkit/protocol';
+import {
+  type AcceptedSignup,
+  type FieldValues,
+  type GatesResponse,
+  normalizeReferralCode,
+  type Source,
+} from '@waitlistkit/protocol';
 import { solvePow } from '../solver/solve.js';
 import { type Clock, systemClock } from './clock.js';
 import {
@@ -41,6 +47,10 @@ export interface SubscribeOptions {
   email: string;
   /** A referral code (`?ref=`); anything that cannot be one is dropped, as the service would. */
   referralCode?: string;
+  /** Answers to the waitlist's fields, by key (docs/subscribers.md#fields); the service checks them. */
+  fields?: FieldValues;
+  /** Where the sign-up came from (docs/subscribers.md#attribution), sent as given. */
+  source?: Source;
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
   fetch?: typeof fetch;
@@ -64,6 +74,18 @@ export type PrepareOptions = Pick<
   'baseUrl' | 'waitlistId' | 'signal' | 'fetch' | 'origin' | 'workers' | 'clock' | 'onProgress'
 >;
 
+/**
+ * The address trimmed, or an `InvalidEmailError`: only what no server could accept is refused
+ * here (254: the longest address); the service judges the rest.
+ */
+export function plausibleAddress(input: unknown): string {
+  const email = String(input ?? '').trim();
+  if (!email.includes('@') || email.length > 254) {
+    throw new InvalidEmailError('The email address is not valid.', 400, 'invalid_email');
+  }
+  return email;
+}
+
 /** Progress of a challenge wait is reported this often. */
 const CHALLENGE_TICK_MS = 250;
 
@@ -73,8 +95,11 @@ const CHALLENGE_TICK_MS = 250;
  */
 export type Subscribed = AcceptedSignup & { confirmEmail: boolean };
 
-/** The public endpoint's `path` for this waitlist, and the headers of a POST to it. */
-function endpoint({ waitlistId, ...options }: PrepareOptions, path: string) {
+/** The public endpoint's `path` for this waitlist, and the headers of a request to it. */
+export function endpoint(
+  { waitlistId, ...options }: Pick<PrepareOptions, 'baseUrl' | 'waitlistId' | 'origin'>,
+  path: string,
+) {
   const baseUrl = parseBaseUrl(options.baseUrl);
   if (!baseUrl || !waitlistId || typeof waitlistId !== 'string') {
     throw new TypeError('invalid baseUrl or waitlistId');
@@ -160,16 +185,13 @@ export async function subscribe(options: SubscribeOptions): Promise<Subscribed> 
     fetch: doFetch = fetch,
   } = options;
   const { baseUrl, headers, url } = endpoint(options, 'subscribers');
-  const email = String(options.email ?? '').trim();
-  // Only what no server could accept is refused here (254: the longest address); the service judges the rest.
-  if (!email.includes('@') || email.length > 254) {
-    throw new InvalidEmailError('The email address is not valid.', 400, 'invalid_email');
-  }
+  const email = plausibleAddress(options.email);
   const limits = { ...DEFAULT_LIMITS };
   if (options.maxRounds !== undefined) limits.maxRounds = options.maxRounds;
   if (options.retries !== undefined) limits.retries = options.retries;
   const origin = pageOrigin() ?? options.origin;
   const referralCode = normalizeReferralCode(options.referralCode);
+  const answers = { fields: options.fields, source: options.source };
   const loop = newLoopState();
   const notFound = () => new NotFoundError(notFoundMessage(waitlistId, baseUrl, origin), 404, 'not_found');
   const aborted = () => {
@@ -189,7 +211,7 @@ export async function subscribe(options: SubscribeOptions): Promise<Subscribed> 
       const response = await doFetch(url, {
         method: 'POST',
         headers,
-        body: JSON.stringify(requestBody(email, referralCode, challengeToken, pow)),
+        body: JSON.stringify(requestBody(email, referralCode, challengeToken, pow, answers)),
         credentials: 'omit',
         signal,
       });

@@ -1,9 +1,15 @@
 /**
- * Narrowing of the three answer shapes of the public endpoint. Hand-written rather than the
+ * Narrowing of the answer shapes of the public endpoints. Hand-written rather than the
  * protocol's zod schemas, which would add kilobytes to the script tag; typed by the protocol's
  * inferred types so a contract change breaks the build here.
  */
-import type { AcceptedSignup, ChallengeRequired, ErrorBody } from '@waitlistkit/protocol';
+import {
+  type AcceptedSignup,
+  type ChallengeRequired,
+  type ErrorBody,
+  FIELD_KEY_PATTERN,
+  type FieldDefinition,
+} from '@waitlistkit/protocol';
 
 type Loose = Record<string, unknown>;
 
@@ -39,4 +45,23 @@ export function asChallengeRequired(body: unknown): ChallengeRequired | undefine
 export function asErrorBody(body: unknown): ErrorBody['error'] | undefined {
   const error = isObject(body) && body.error;
   return isObject(error) && strings(error, 'code', 'message') ? (error as ErrorBody['error']) : undefined;
+}
+
+/**
+ * The fields of a form description (docs/endpoints.md#the-form), when the body is one. Only what
+ * rendering relies on is checked (a key fit for an element id, a select's list of options); the
+ * texts are rendered as text, and `checkFieldValues` judges the answers.
+ */
+export function asFormFields(body: unknown): FieldDefinition[] | undefined {
+  const fields = isObject(body) && body.fields;
+  return Array.isArray(fields) &&
+    fields.every(
+      (field) =>
+        isObject(field) &&
+        strings(field, 'key') &&
+        FIELD_KEY_PATTERN.test(field.key as string) &&
+        (field.type !== 'select' || Array.isArray(field.options)),
+    )
+    ? fields
+    : undefined;
 }

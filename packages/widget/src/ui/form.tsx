@@ -1,28 +1,50 @@
 /**
- * The sign-up form. One class component (no hooks: preact's hooks would add 1.5 kB to the
- * script tag). It renders into the widget's shadow root and reports to the page through DOM
- * events on the host element.
+ * The sign-up form. One class component, drawn by the widget's own renderer (render.ts). It
+ * renders into the widget's shadow root and reports to the page through DOM events on the host
+ * element.
  */
-import { Component, createRef, Fragment, h } from 'preact';
+import { checkFieldValues, type FieldDefinition } from '@waitlistkit/protocol';
 import { STALE_MS } from '../core/decide.js';
-import { WaitlistError } from '../core/errors.js';
-import { type PreparedGates, type Progress, prepareGates, subscribe } from '../core/subscribe.js';
+import { InvalidRequestError, WaitlistError } from '../core/errors.js';
+import { fetchFormDescription } from '../core/form-description.js';
+import {
+  type PreparedGates,
+  type Progress,
+  plausibleAddress,
+  prepareGates,
+  subscribe,
+} from '../core/subscribe.js';
 import { format, type LocaleKey } from './locale.js';
 import type { WidgetConfig } from './options.js';
-import { atField, blocked, busy, failureText, IDLE, type Phase, SUBMITTING } from './phase.js';
+import {
+  answerText,
+  atField,
+  blocked,
+  busy,
+  failureText,
+  fieldOf,
+  IDLE,
+  type Phase,
+  SUBMITTING,
+} from './phase.js';
+import { answersIn, question } from './question.js';
 import { readReferral, safeLink, shareLink } from './referral.js';
+import { Component, createRef, Fragment, h } from './render.js';
+import { pageSource } from './source.js';
 
 export interface FormProps {
   config: WidgetConfig;
   /** Receives the `waitlist:*` events. */
   host: HTMLElement;
-  /** Filled with the form's reset (preact 11 hands `ref` to class components as a plain prop). */
+  /** Filled with the form's reset. */
   controls: { reset?: () => void };
 }
 
-/** Replaced whole on every move: preact merges `setState`, which would mix two phases' fields. */
+/** `phase` is replaced whole on every move: `setState` merges, which would mix two phases' members. */
 interface FormState {
   phase: Phase;
+  /** The waitlist's questions, once their description has arrived. */
+  fields?: FieldDefinition[];
 }
 
 export class Form extends Component<FormProps, FormState> {
@@ -39,6 +61,11 @@ export class Form extends Component<FormProps, FormState> {
   #root = createRef<HTMLDivElement>();
   /** Read when the form appears: a single-page app may rewrite the address afterwards. */
   #referral = readReferral(location.href, this.props.config.refParam);
+  #source = this.props.config.attribution ? pageSource(location.href, document.referrer) : undefined;
+  /** The fields to answer: `[]` until their description arrives, and for good when it fails. */
+  #described: Promise<FieldDefinition[]> = Promise.resolve([]);
+  /** Aborts what outlives a sign-up (the description) when the form goes. */
+  #life = new AbortController();
 
   #emit(name: 'success' | 'error' | 'gate', detail: object): void {
     this.props.host.dispatchEvent(
@@ -64,11 +91,25 @@ export class Form extends Component<FormProps, FormState> {
     this.#prepared = this.#since = undefined;
     this.#gate = '';
     this.#show(IDLE);
-    if (this.#input.current) this.#input.current.value = '';
+    this.#find<HTMLFormElement>('form')?.reset();
   };
 
   override componentDidMount(): void {
+    const { config } = this.props;
     this.props.controls.reset = this.reset;
+    // Alongside the first render: the address field is there at once, the questions join it.
+    this.#described = fetchFormDescription({ ...config, signal: this.#life.signal }).then(
+      (fields) => {
+        this.setState({ fields });
+        return fields;
+      },
+      (error) => {
+        // Not an error of the page: the form still signs up, with the address alone.
+        if (!this.#life.signal.aborted)
+          console.warn(`Waitlist widget: the form's questions could not be loaded (${error}).`);
+        return [];
+      },
+    );
     if (this.props.config.prepare === 'visible') {
       this.#seen = new IntersectionObserver((entries) => {
         if (entries.some((entry) => entry.isIntersecting)) this.#prepare();
@@ -78,6 +119,7 @@ export class Form extends Component<FormProps, FormState> {
   }
 
   override componentWillUnmount(): void {
+    this.#life.abort();
     this.#stop();
     this.#seen?.disconnect();
   }
@@ -141,10 +183,19 @@ export class Form extends Component<FormProps, FormState> {
     this.#gate = '';
     this.#show(SUBMITTING);
     try {
+      const email = plausibleAddress(this.#input.current?.value);
+      // Only a visitor faster than the description waits for it here.
+      const fields = await this.#described;
+      // The one check of the answers, the service's own (docs/subscribers.md#fields): its
+      // sentence names the field, as the service's 400 would, and is shown there the same way.
+      const answers = checkFieldValues(fields, answersIn(this.#root.current, fields));
+      if (!answers.ok) throw new InvalidRequestError(answers.problem.message, 400, 'invalid_request');
       const signup = await subscribe({
         baseUrl: config.baseUrl,
         waitlistId: config.waitlistId,
-        email: this.#input.current?.value ?? '',
+        email,
+        fields: fields.length ? answers.value : undefined,
+        source: this.#source,
         referralCode: this.#referral,
         signal,
         onProgress: this.#progress,
@@ -184,7 +235,10 @@ export class Form extends Component<FormProps, FormState> {
     }
     let seconds = known ? error.retryAfter : undefined;
     this.#show({ is: 'failed', error, seconds });
-    if (atField(error)) this.#input.current?.focus();
+    if (atField(error)) {
+      const key = fieldOf(error as WaitlistError, this.state.fields);
+      (key ? this.#find(`#k-${key}`) : this.#input.current)?.focus();
+    }
     if (seconds) {
       // Counted down to 0, the form is as new.
       clearInterval(this.#timer);
@@ -212,16 +266,24 @@ export class Form extends Component<FormProps, FormState> {
     return this.#root.current?.querySelector<T>(selector);
   }
 
-  override render({ config }: FormProps, { phase }: FormState) {
+  override render({ config }: FormProps, { phase, fields = [] }: FormState) {
     const t = config.locale;
     const done = phase.is === 'done' && phase;
     const failed = phase.is === 'failed' && phase;
-    const fieldError = failed && atField(failed.error) ? t[failureText(failed.error)] : '';
+    const refused = failed && atField(failed.error) && (failed.error as WaitlistError);
+    // The field the refusal is shown at: a question's key, or '' for the address.
+    const at = refused ? fieldOf(refused, fields) : undefined;
+    const fieldError = refused && at === '' ? t[failureText(refused)] : '';
+    const submit = (
+      <button type="submit" part="button" disabled={blocked(phase)}>
+        {t.button}
+      </button>
+    );
     // The live region's text.
     const status = done
       ? t[done.signup.confirmEmail ? 'confirm' : 'success']
       : failed
-        ? fieldError
+        ? refused
           ? ''
           : this.#text(failureText(failed.error), { seconds: failed.seconds ?? 0 })
         : phase.is === 'verifying'
@@ -275,20 +337,22 @@ export class Form extends Component<FormProps, FormState> {
                 aria-invalid={fieldError ? 'true' : undefined}
                 aria-describedby={fieldError ? 'f' : undefined}
               />
-              <button type="submit" part="button" disabled={blocked(phase)}>
-                {t.button}
-              </button>
+              {!fields.length && submit}
             </div>
             <p id="f" part="error" class="bad">
               {fieldError}
             </p>
+            {fields.map((field) =>
+              question(field, refused && at === field.key ? t[answerText(refused)] : ''),
+            )}
+            {fields.length > 0 && submit}
           </form>
         )}
         <p
           part="status"
           role="status"
           aria-live="polite"
-          class={done ? 'good' : failed && !fieldError ? 'bad' : undefined}
+          class={done ? 'good' : failed && !refused ? 'bad' : undefined}
           tabIndex={done && !done.link ? -1 : undefined}
         >
           {status}

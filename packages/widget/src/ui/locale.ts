@@ -15,6 +15,10 @@ export const en = {
   status: 'See your place in line',
   invalidEmail: 'Please enter a valid email address.',
   invalidRequest: 'This sign-up could not be sent. Please check the address.',
+  /** At a field of the waitlist's own (a question) left unanswered, or a required box not ticked. */
+  required: 'This field is required.',
+  /** At a question whose answer the service refused otherwise. */
+  invalidAnswer: 'Please check this answer.',
   /** `{seconds}`: counts down to 0. */
   rateLimited: 'Too many attempts. Try again in {seconds} s.',
   geoRestricted: 'Sign-ups are not available in your region.',

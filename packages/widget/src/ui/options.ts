@@ -27,6 +27,11 @@ export interface MountOptions {
    * pages whose visitors come to sign up (a second more of solving; a phone's battery too).
    */
   prepare?: Prepare;
+  /**
+   * `true` (default): send where the sign-up came from, the page's `utm_*` parameters, referrer
+   * and address, the pages as origin + path (docs/subscribers.md#attribution). `false`: none.
+   */
+  attribution?: boolean;
   /** Passed to `subscribe()`. */
   fetch?: typeof fetch;
   /** Passed to `subscribe()`. */
@@ -40,12 +45,15 @@ export interface WidgetConfig {
   refParam: string;
   locale: Locale;
   prepare: Prepare;
+  attribution: boolean;
   fetch?: typeof fetch;
   workers?: number;
 }
 
 const THEMES: readonly Theme[] = ['auto', 'light', 'dark'];
 const PREPARES: readonly Prepare[] = ['focus', 'visible'];
+/** The option takes a boolean, the attribute on or off; either word is understood in either place. */
+const SWITCH: readonly (boolean | string)[] = [true, false, 'on', 'off'];
 const WAITLIST_ID = /^wl_[A-Za-z0-9_-]{1,64}$/;
 const PARAM = /^[A-Za-z0-9_.-]{1,32}$/;
 
@@ -66,9 +74,9 @@ export function resolveOptions(
   problems: string[],
   nameOf: NameOf = (o) => o,
 ): WidgetConfig | undefined {
-  const { waitlistId, theme = 'auto', refParam = 'ref', prepare = 'focus' } = input;
+  const { waitlistId, theme = 'auto', refParam = 'ref', prepare = 'focus', attribution = true } = input;
   /** `value` when it is one of `values`, else the first of them, with the problem reported. */
-  const oneOf = <T extends string>(option: string, value: T, values: readonly T[]): T => {
+  const oneOf = <T>(option: string, value: T, values: readonly T[]): T => {
     if (values.includes(value)) return value;
     problems.push(`${nameOf(option)} ${show(value)} is not one of ${values.join(', ')}; using ${values[0]}.`);
     return values[0] as T;
@@ -83,6 +91,7 @@ export function resolveOptions(
     refParam: typeof refParam === 'string' && PARAM.test(refParam) ? refParam : 'ref',
     locale,
     prepare: oneOf('prepare', prepare, PREPARES),
+    attribution: !['off', false].includes(oneOf<boolean | string>('attribution', attribution, SWITCH)),
     fetch: input.fetch,
     workers: input.workers,
   };
@@ -119,6 +128,7 @@ export const ATTRIBUTES = [
   'theme',
   'ref-param',
   'prepare',
+  'attribution',
   'locale',
   'label',
   'button',
@@ -155,6 +165,7 @@ export function optionsFromAttributes(
     theme: (read('theme') ?? undefined) as Theme | undefined,
     refParam: read('ref-param') ?? undefined,
     prepare: (read('prepare') ?? undefined) as Prepare | undefined,
+    attribution: (read('attribution') ?? undefined) as boolean | undefined,
     locale: locale as Partial<Locale>,
   };
 }

@@ -3,6 +3,7 @@
  * form cannot be in can be written. Pure: the form component moves from phase to phase and
  * renders each; what a phase means (busy or not, which text a failure gets) is read here.
  */
+import { type FieldDefinition, fieldNamed } from '@waitlistkit/protocol';
 import {
   ConnectionError,
   GeoRestrictedError,
@@ -50,6 +51,19 @@ export function failureText(error: unknown): LocaleKey {
 
 /** A refused address or request (400) is shown at the field, where the visitor fixes it. */
 export const atField = (error: unknown): boolean => error instanceof WaitlistError && error.status === 400;
+
+/**
+ * Where a refusal shown at a field goes: the key of the field its message names when the form
+ * shows that field (docs/subscribers.md#fields), else `''`, the address field.
+ */
+export function fieldOf(error: WaitlistError, fields: readonly FieldDefinition[] = []): string {
+  const key = fieldNamed(error.message);
+  return fields.some((field) => field.key === key) ? (key as string) : '';
+}
+
+/** A field's refusal, in the visitor's words: an answer missing (checkFieldValues' sentences), or a wrong one. */
+export const answerText = (error: WaitlistError): LocaleKey =>
+  / required| ticked/.test(error.message) ? 'required' : 'invalidAnswer';
 
 /** A request or a gate is under way. */
 export const busy = ({ is }: Phase): boolean => is === 'submitting' || is === 'verifying';

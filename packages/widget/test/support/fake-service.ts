@@ -4,7 +4,13 @@
  * must reach their minimum age; every token and nonce accepted once.
  */
 import { randomBytes } from 'node:crypto';
-import { type PublicSubscribeBody, verifyPow } from '@waitlistkit/protocol';
+import {
+  type FieldDefinition,
+  type FieldValues,
+  type PublicSubscribeBody,
+  type Source,
+  verifyPow,
+} from '@waitlistkit/protocol';
 import { HttpResponse, http } from 'msw';
 import { AbortError } from '../../src/core/errors.js';
 
@@ -12,6 +18,15 @@ export const BASE_URL = 'https://api.waitlist.test';
 export const WAITLIST_ID = 'wl_0123456789abcdef';
 export const ENDPOINT = `${BASE_URL}/v1/public/waitlists/:id/subscribers`;
 export const GATES = `${BASE_URL}/v1/public/waitlists/:id/gates`;
+export const FORM = `${BASE_URL}/v1/public/waitlists/:id/form`;
+
+/** `GET …/form` (docs/endpoints.md#the-form): the waitlist's fields; none unless given. */
+export const formDescription = (fields: FieldDefinition[] = []) =>
+  http.get(FORM, ({ params }) =>
+    params.id === WAITLIST_ID
+      ? HttpResponse.json({ fields })
+      : HttpResponse.json({ error: { code: 'not_found', message: 'not_found (test)' } }, { status: 404 }),
+  );
 
 export interface ServiceOptions {
   challenge?: { minAgeMs: number };
@@ -35,7 +50,11 @@ export function fakeService(options: ServiceOptions = {}) {
   const now = options.now ?? (() => Date.now());
   const tokens = new Map<string, number>();
   const nonces = new Map<string, number>();
-  const requests: { body: PublicSubscribeBody; headers: Headers; signal: AbortSignal }[] = [];
+  const requests: {
+    body: PublicSubscribeBody & { fields?: FieldValues; source?: Source };
+    headers: Headers;
+    signal: AbortSignal;
+  }[] = [];
   const script = [...(options.script ?? [])];
   let refuseTokens = options.refuseTokens ?? 0;
   let refuseNonces = options.refuseNonces ?? 0;
@@ -43,7 +62,7 @@ export function fakeService(options: ServiceOptions = {}) {
     HttpResponse.json({ error: { code, message: `${code} (test)` } }, { status, headers });
 
   const handler = http.post(ENDPOINT, async ({ request, params }) => {
-    const body = (await request.json()) as PublicSubscribeBody;
+    const body = (await request.json()) as (typeof requests)[number]['body'];
     requests.push({ body, headers: request.headers, signal: request.signal });
     const next = script.shift();
     if (next) {

@@ -2,7 +2,6 @@
  * The one implementation behind all three ways in (npm `mount`, `<waitlist-form>`, script tag):
  * render the form into the element's shadow root and hand back its controls.
  */
-import { h, render } from 'preact';
 import { Form } from './form.js';
 import { type MountOptions, resolveOptions, type WidgetConfig } from './options.js';
 import { css } from './styles.js';
@@ -45,13 +44,14 @@ export function mountConfig(host: HTMLElement, config: WidgetConfig): WaitlistHa
   const controls: { reset?: () => void } = {};
   const shadow = root;
   shadow.adoptedStyleSheets = [styleSheet()];
-  render(<Form controls={controls} config={config} host={host} />, shadow);
+  const form = new Form({ controls, config, host });
+  form.mountIn(shadow);
   const handle: WaitlistHandle = {
     reset: () => controls.reset?.(),
     destroy: () => {
       if (mounted.get(host) !== handle) return;
       mounted.delete(host);
-      render(null, shadow);
+      form.unmount();
     },
   };
   mounted.set(host, handle);

@@ -7,8 +7,8 @@ import { ADMISSION_MAX, parseListQuery, SubscriberStatus } from '@waitlistkit/pr
 import type { Request, Response } from 'express';
 import { eachPage, listPage } from '../../app/subscribers.js';
 import type { Container } from '../../container.js';
+import { csvRow } from '../../domain/csv-cells.js';
 import type { Waitlist } from '../../domain/records.js';
-import { csvRow } from '../csv.js';
 import { field, newFormToken, parseCount } from '../forms.js';
 import type { SignedIn } from '../pages/shell.js';
 import {

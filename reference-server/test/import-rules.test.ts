@@ -219,7 +219,7 @@ describe('the rows across a file', () => {
       fc.property(fc.array(fc.option(fc.nat(12), { nil: null }), { maxLength: 12 }), (refs) => {
         const key = (i: number) => `r${i}@x.example`;
         const plan = new ImportPlan();
-        refs.forEach((r, i) => plan.add(i + 2, key(i), r === null || r === i ? null : key(r)));
+        for (const [i, r] of refs.entries()) plan.add(i + 2, key(i), r === null || r === i ? null : key(r));
         const dropped = new Set(plan.settle(new Set()));
         refs.forEach((_, i) => {
           // Valid exactly when walking up the referrers ends at a row without one.

@@ -60,6 +60,8 @@ export function readHeader(
   fields: readonly FieldDefinition[],
 ): Checked<ImportHeader> {
   const header: ImportHeader = { width: cells.length, at: {}, fields: [] };
+  if (!cells.some((c) => c.trim().toLowerCase() === 'email'))
+    return { ok: false, reason: 'the header has no `email` column.' };
   const seen = new Set<string>();
   for (const [i, cell] of cells.entries()) {
     const name = cell.trim().toLowerCase();
@@ -76,7 +78,6 @@ export function readHeader(
       };
     }
   }
-  if (header.at.email === undefined) return { ok: false, reason: 'the header has no `email` column.' };
   return { ok: true, value: header };
 }
 

@@ -141,9 +141,14 @@ export async function* readCsv(input: Readable | AsyncIterable<Buffer | string>)
       for await (const chunk of text) {
         if (parser.destroyed) return;
         if (!parser.write(chunk))
-          await new Promise((resolve) => {
-            parser.once('drain', resolve);
-            parser.once('close', resolve);
+          await new Promise<void>((resolve) => {
+            const go = () => {
+              parser.off('drain', go);
+              parser.off('close', go);
+              resolve();
+            };
+            parser.on('drain', go);
+            parser.on('close', go);
           });
       }
       if (!parser.destroyed) parser.end();

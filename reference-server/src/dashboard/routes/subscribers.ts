@@ -29,6 +29,8 @@ const NO_SUBSCRIBER = 'There is no such subscriber on this waitlist in your orga
 function listNotice(query: Request['query']): string | undefined {
   if (query.erased === '1') return 'Subscriber erased.';
   if (query.repeated === '1') return 'That form was sent already: nobody more was let in.';
+  if (typeof query.imported === 'string' && /^\d{1,7}$/.test(query.imported))
+    return `Imported ${Number(query.imported)} ${query.imported === '1' ? 'subscriber' : 'subscribers'}.`;
   const admitted = typeof query.admitted === 'string' && /^\d{1,4}$/.test(query.admitted);
   if (!admitted) return undefined;
   const n = Number(query.admitted);

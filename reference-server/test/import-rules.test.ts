@@ -7,7 +7,7 @@ import type { FieldDefinition } from '@waitlistkit/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { csvCell, unguarded } from '../src/domain/csv-cells.js';
-import { ImportPlan, mayImport, referralOutcome } from '../src/domain/import-plan.js';
+import { ImportPlan, mayImport, outsideKeys, referralOutcome } from '../src/domain/import-plan.js';
 import {
   checkRow,
   type ImportHeader,
@@ -167,20 +167,13 @@ describe('lang', () => {
 });
 
 describe('the rows across a file', () => {
-  it('imports the first row of an address, skips and counts its repeats', () => {
-    const plan = new ImportPlan();
-    expect(plan.add(2, 'a@x.example', null)).toBe('first');
-    expect(plan.add(3, 'a@x.example', null)).toBe('repeat');
-    expect(plan.repeats).toBe(1);
-  });
+  const to = (line: number, refKey: string, refLine: number | null = null) => ({ line, refKey, refLine });
 
   it('asks the list about referrers outside the file, and refuses one on neither', () => {
     const plan = new ImportPlan();
-    plan.add(2, 'a@x.example', 'listed@x.example');
-    plan.add(3, 'b@x.example', 'nowhere@x.example');
-    plan.add(4, 'c@x.example', 'a@x.example');
-    expect(plan.outsideKeys().sort()).toEqual(['listed@x.example', 'nowhere@x.example']);
-    expect(plan.settle(new Set(['listed@x.example']))).toEqual([3]);
+    const referrals = [to(2, 'listed@x.example'), to(3, 'nowhere@x.example'), to(4, 'a@x.example', 2)];
+    expect(outsideKeys(referrals).sort()).toEqual(['listed@x.example', 'nowhere@x.example']);
+    expect(plan.settle(referrals, new Set(['listed@x.example']))).toEqual([3]);
     expect(plan.invalid()).toEqual([
       { line: 3, reason: '`referred_by` is neither an address in the file nor one on the list.' },
     ]);
@@ -188,12 +181,14 @@ describe('the rows across a file', () => {
 
   it('refuses every row of a cycle of referrers, naming the cycle, and the rows hanging from it', () => {
     const plan = new ImportPlan();
-    plan.add(2, 'a@x.example', 'b@x.example');
-    plan.add(3, 'b@x.example', 'a@x.example');
-    plan.add(4, 'c@x.example', 'a@x.example');
-    plan.add(5, 'd@x.example', null);
-    plan.add(6, 'e@x.example', 'd@x.example');
-    expect(plan.settle(new Set()).sort()).toEqual([2, 3, 4]);
+    // Lines 2 and 3 refer to each other, 4 to 2; 6 to 5, which names nobody.
+    const referrals = [
+      to(2, 'b@x.example', 3),
+      to(3, 'a@x.example', 2),
+      to(4, 'a@x.example', 2),
+      to(6, 'd@x.example', 5),
+    ];
+    expect(plan.settle(referrals, new Set()).sort()).toEqual([2, 3, 4]);
     const invalid = plan.invalid();
     expect(invalid[0]?.reason).toBe('`referred_by` makes a cycle: line 2 → line 3 → line 2.');
     expect(invalid[1]?.reason).toBe('`referred_by` makes a cycle: line 2 → line 3 → line 2.');
@@ -206,8 +201,7 @@ describe('the rows across a file', () => {
   it('refuses a row whose referrer’s row is invalid', () => {
     const plan = new ImportPlan();
     plan.reject(2, '`joined_at` is in the future.', 'a@x.example');
-    plan.add(3, 'b@x.example', 'a@x.example');
-    expect(plan.settle(new Set())).toEqual([3]);
+    expect(plan.settle([to(3, 'a@x.example')], new Set())).toEqual([3]);
     expect(plan.invalid()[1]).toEqual({
       line: 3,
       reason: '`referred_by` names the address of line 2, which is invalid.',
@@ -217,10 +211,11 @@ describe('the rows across a file', () => {
   it('never settles a chain of referrers wrongly (fuzz against a walk of each chain)', () => {
     fc.assert(
       fc.property(fc.array(fc.option(fc.nat(12), { nil: null }), { maxLength: 12 }), (refs) => {
-        const key = (i: number) => `r${i}@x.example`;
-        const plan = new ImportPlan();
-        for (const [i, r] of refs.entries()) plan.add(i + 2, key(i), r === null || r === i ? null : key(r));
-        const dropped = new Set(plan.settle(new Set()));
+        // Row i is line i + 2; it names row r (in the file when r < refs.length), or nobody.
+        const referrals = refs.flatMap((r, i) =>
+          r === null || r === i ? [] : [to(i + 2, `r${r}@x.example`, r < refs.length ? r + 2 : null)],
+        );
+        const dropped = new Set(new ImportPlan().settle(referrals, new Set()));
         refs.forEach((_, i) => {
           // Valid exactly when walking up the referrers ends at a row without one.
           let at: number | null = i;

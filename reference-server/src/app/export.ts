@@ -26,6 +26,8 @@ export interface ExportRequest {
   waitlistId: string;
   /** Everyone when undefined: the line in position order, then those let in. */
   status?: SubscriberStatus;
+  /** Only those whose address contains this (the list's `q`). */
+  q?: string;
   /** Takes each chunk of CSV text as it is made. */
   write: (text: string) => void;
 }

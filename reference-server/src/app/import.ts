@@ -13,7 +13,13 @@ import {
 } from '@waitlistkit/protocol';
 import { CsvFileError, readCsv } from '../adapters/csv-reader.js';
 import { newCapabilityToken } from '../domain/ids.js';
-import { ImportPlan, type ImportSummary, mayImport, referralOutcome } from '../domain/import-plan.js';
+import {
+  ImportPlan,
+  type ImportSummary,
+  mayImport,
+  outsideKeys,
+  referralOutcome,
+} from '../domain/import-plan.js';
 import { checkRow, importKey, readHeader } from '../domain/import-row.js';
 import { searchText } from '../domain/search.js';
 import type { ListImport, StagedRow } from '../store/statements/import.js';
@@ -74,8 +80,9 @@ export async function importList(
       referral: (confirmed) => referralOutcome(waitlist.settings, confirmed),
     });
     if (!read.ok) return read;
-    const plan = read.value;
-    await listImport.drop(plan.settle(await listImport.onList(plan.outsideKeys())));
+    const { plan, repeats } = read.value;
+    const referrals = await listImport.referrals();
+    await listImport.drop(plan.settle(referrals, await listImport.onList(outsideKeys(referrals))));
     const invalidRows = plan.invalid();
     const writes = !request.dryRun && mayImport(invalidRows.length, request.skipInvalid);
     const counts = writes
@@ -93,7 +100,7 @@ export async function importList(
           ? counts.imported
           : 0,
       skipped_existing: counts.skipped_existing,
-      skipped_repeats: plan.repeats,
+      skipped_repeats: repeats,
       invalid: invalidRows,
       credited: writes || request.dryRun ? counts.credited : 0,
     };
@@ -129,11 +136,13 @@ async function readRows(
   listImport: ListImport,
   request: ImportRequest,
   context: RowContext,
-): Promise<Result<ImportPlan>> {
+): Promise<Result<{ plan: ImportPlan; repeats: number }>> {
   const plan = new ImportPlan();
   const nextId = idsInFileOrder();
   let batch: StagedRow[] = [];
   let rows = 0;
+  let valid = 0;
+  let staged = 0;
   try {
     let header: ReturnType<typeof readHeader> | undefined;
     for await (const { line, cells } of readCsv(request.file)) {
@@ -153,7 +162,7 @@ async function readRows(
         continue;
       }
       const row = checked.value;
-      if (plan.add(line, row.key, row.referrerKey) === 'repeat') continue;
+      valid++;
       batch.push({
         line,
         id: nextId(),
@@ -169,14 +178,14 @@ async function readRows(
         referral: context.referral(row.confirmed),
       });
       if (batch.length >= STAGE_BATCH) {
-        await listImport.stage(batch);
+        staged += await listImport.stage(batch);
         batch = [];
       }
     }
     if (rows === 0) return refuse(invalid('The file has a header and no rows: there is nothing to import.'));
-    await listImport.stage(batch);
+    staged += await listImport.stage(batch);
     request.onRows?.(rows);
-    return ok(plan);
+    return ok({ plan, repeats: valid - staged });
   } catch (error) {
     if (error instanceof CsvFileError) return refuse(invalid(error.message));
     throw error;

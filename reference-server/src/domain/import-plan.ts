@@ -1,8 +1,8 @@
 /**
- * The rules across an import's rows (docs/moving-a-list.md#what-is-imported), pure: repeats of
- * an address within the file, referrers (in the file or already on the list), cycles of
- * referrers, and what the summary says. Rows arrive one at a time and are not kept: only each
- * address's key and line, and the referrals, so a million rows cost a map, not a copy of the file.
+ * The rules across an import's rows (docs/moving-a-list.md#what-is-imported), pure: referrers
+ * (in the file or already on the list), cycles of referrers, and what the summary says. Rows are
+ * not kept here: the staging holds them, one per address, and hands back only the referrals, so
+ * a million rows cost no memory of the process.
  */
 import type { WaitlistSettings } from './settings.js';
 
@@ -20,97 +20,82 @@ export interface ImportSummary {
   credited: number;
 }
 
-export class ImportPlan {
-  /** The line of each address's first valid row. */
-  private readonly firstLine = new Map<string, number>();
-  /** Addresses whose every row so far was invalid, with the first such line. */
-  private readonly invalidLine = new Map<string, number>();
-  /** The rows naming a referrer: line, key, referrer's key. */
-  private readonly referrals: [number, string, string][] = [];
-  private readonly invalidRows: InvalidRow[] = [];
-  repeats = 0;
+/** A row naming a referrer, as the staging reads it back: its line, the referrer's key, and the line of the referrer's row in the file, if any. */
+export interface Referral {
+  line: number;
+  refKey: string;
+  refLine: number | null;
+}
 
-  /** A valid row: `first` when its address is new to the file (the row to import), else a repeat, skipped. */
-  add(line: number, key: string, referrerKey: string | null): 'first' | 'repeat' {
-    if (this.firstLine.has(key)) {
-      this.repeats++;
-      return 'repeat';
-    }
-    this.firstLine.set(key, line);
-    if (referrerKey !== null) this.referrals.push([line, key, referrerKey]);
-    return 'first';
-  }
+/**
+ * The invalid rows of a file, as they are found: each row's own faults while it is read, then
+ * those of the referrals once the whole file is staged. Repeats are found by the staging itself
+ * (one row per key, the first), so no row of the file is held here but the invalid ones.
+ */
+export class ImportPlan {
+  /** Addresses of invalid rows, with the first such line. */
+  private readonly invalidLine = new Map<string, number>();
+  private readonly invalidRows: InvalidRow[] = [];
 
   /** A row that is invalid on its own; `key` when its address could be read. */
   reject(line: number, reason: string, key?: string): void {
     this.invalidRows.push({ line, reason });
-    if (key !== undefined && !this.firstLine.has(key) && !this.invalidLine.has(key))
-      this.invalidLine.set(key, line);
-  }
-
-  /** Referrers' keys that no row of the file has: the caller asks the list which of these it holds. */
-  outsideKeys(): string[] {
-    return [...new Set(this.referrals.map(([, , r]) => r).filter((r) => !this.firstLine.has(r)))];
+    if (key !== undefined && !this.invalidLine.has(key)) this.invalidLine.set(key, line);
   }
 
   /**
-   * Settles the referrals once the list answered `onList` (which of `outsideKeys` it holds): a
-   * referrer neither in the file nor on the list, a cycle of referrers (a→b→a), and a referrer
-   * whose own row is invalid make the row invalid. Answers the lines of rows `add` took that are
-   * invalid after all (not to be imported).
+   * Settles the referrals once the list answered `onList` (which referrers outside the file it
+   * holds, see `outsideKeys`): a referrer neither in the file nor on the list, a cycle of
+   * referrers (a→b→a), and a referrer whose own row is invalid make the row invalid. Answers the
+   * lines of staged rows that are invalid after all (not to be imported).
    */
-  settle(onList: ReadonlySet<string>): number[] {
-    const referrerOf = new Map(this.referrals.map(([, key, r]) => [key, r]));
-    const lineOf = (key: string) => this.firstLine.get(key) as number;
-    const verdict = new Map<string, string | null>();
-    const decide = (start: string): void => {
+  settle(referrals: readonly Referral[], onList: ReadonlySet<string>): number[] {
+    const byLine = new Map(referrals.map((r) => [r.line, r]));
+    const verdict = new Map<number, string | null>();
+    const names = (line: number) => `\`referred_by\` names the address of line ${line}, which is invalid.`;
+    const decide = (start: number): void => {
       // Walks up the chain of referrers in the file until a decided row, the list, or a row met twice.
-      const path: string[] = [];
-      const onPath = new Set<string>();
-      let key: string | undefined = start;
-      let reason: string | null = null;
-      while (key !== undefined && !verdict.has(key)) {
-        if (onPath.has(key)) {
-          const cycle = path.slice(path.indexOf(key));
-          const lines = [...cycle, key].map((k) => `line ${lineOf(k)}`).join(' → ');
-          for (const k of cycle) verdict.set(k, `\`referred_by\` makes a cycle: ${lines}.`);
+      const path: number[] = [];
+      const onPath = new Set<number>();
+      let line: number | undefined = start;
+      while (line !== undefined && !verdict.has(line)) {
+        if (onPath.has(line)) {
+          const cycle = path.slice(path.indexOf(line));
+          const lines = [...cycle, line].map((l) => `line ${l}`).join(' → ');
+          for (const l of cycle) verdict.set(l, `\`referred_by\` makes a cycle: ${lines}.`);
           break;
         }
-        path.push(key);
-        onPath.add(key);
-        const referrer = referrerOf.get(key);
-        if (referrer === undefined || onList.has(referrer)) {
-          verdict.set(key, null);
+        path.push(line);
+        onPath.add(line);
+        const referral = byLine.get(line);
+        if (referral === undefined || (referral.refLine === null && onList.has(referral.refKey))) {
+          verdict.set(line, null);
           break;
         }
-        if (!this.firstLine.has(referrer)) {
-          const badLine = this.invalidLine.get(referrer);
+        if (referral.refLine === null) {
+          const badLine = this.invalidLine.get(referral.refKey);
           verdict.set(
-            key,
+            line,
             badLine !== undefined
-              ? `\`referred_by\` names the address of line ${badLine}, which is invalid.`
+              ? names(badLine)
               : '`referred_by` is neither an address in the file nor one on the list.',
           );
           break;
         }
-        key = referrer;
+        line = referral.refLine;
       }
       // Everyone below on the path takes the verdict of the one above them.
       for (let i = path.length - 1; i >= 0; i--) {
-        const k = path[i] as string;
-        if (verdict.has(k)) continue;
-        const above = verdict.get(referrerOf.get(k) as string);
-        reason =
-          above === null || above === undefined
-            ? null
-            : `\`referred_by\` names the address of line ${lineOf(referrerOf.get(k) as string)}, which is invalid.`;
-        verdict.set(k, reason);
+        const l = path[i] as number;
+        if (verdict.has(l)) continue;
+        const above = byLine.get(l)?.refLine as number;
+        verdict.set(l, verdict.get(above) ? names(above) : null);
       }
     };
     const dropped: number[] = [];
-    for (const [line, key] of this.referrals) {
-      decide(key);
-      const why = verdict.get(key);
+    for (const { line } of referrals) {
+      decide(line);
+      const why = verdict.get(line);
       if (why) {
         this.invalidRows.push({ line, reason: why });
         dropped.push(line);
@@ -123,6 +108,11 @@ export class ImportPlan {
   invalid(): InvalidRow[] {
     return [...this.invalidRows].sort((a, b) => a.line - b.line);
   }
+}
+
+/** Referrers' keys that no row of the file has: the caller asks the list which of these it holds. */
+export function outsideKeys(referrals: readonly Referral[]): string[] {
+  return [...new Set(referrals.filter((r) => r.refLine === null).map((r) => r.refKey))];
 }
 
 /** Nothing is imported while a row is invalid, unless the operator said to skip them. */

@@ -13,6 +13,7 @@ import {
   type ListImport,
   mergeImport,
   previewImport,
+  stagedReferrals,
   stageRows,
 } from '../statements/import.js';
 import { Connection, translated } from './connection.js';
@@ -35,6 +36,7 @@ export async function openPostgresImport(pool: pg.Pool, waitlistId: string): Pro
   }
   return {
     stage: (rows) => stageRows(db, postgres, rows),
+    referrals: () => stagedReferrals(db),
     drop: (lines) => dropRows(db, postgres, lines),
     onList: (keys) => keysOnList(db, postgres, waitlistId, keys),
     preview: () => previewImport(db, waitlistId),

@@ -12,6 +12,7 @@ import {
   type ListImport,
   mergeImport,
   previewImport,
+  stagedReferrals,
   stageRows,
 } from '../statements/import.js';
 import { Connection } from './connection.js';
@@ -26,6 +27,7 @@ export async function openSqliteImport(path: string, waitlistId: string): Promis
   await db.exec(CREATE_STAGING);
   return {
     stage: (rows) => stageRows(db, sqlite, rows),
+    referrals: () => stagedReferrals(db),
     drop: (lines) => dropRows(db, sqlite, lines),
     onList: (keys) => keysOnList(db, sqlite, waitlistId, keys),
     preview: () => previewImport(db, waitlistId),

@@ -6,6 +6,7 @@
  * with their numbers; referrers are credited (docs/subscribers.md#referral-credit). A kill before
  * the commit leaves the list as it was: the staging table dies with its connection.
  */
+import type { Referral } from '../../domain/import-plan.js';
 import type { Db } from '../db.js';
 import type { Dialect } from '../dialect.js';
 import { referralCredited } from './events.js';
@@ -48,7 +49,10 @@ export interface MergeOptions {
 
 /** One import: its staging, its counts, and its one write. */
 export interface ListImport {
-  stage(rows: readonly StagedRow[]): Promise<void>;
+  /** Stages the rows whose key no staged row has (the first row of an address counts); answers how many. */
+  stage(rows: readonly StagedRow[]): Promise<number>;
+  /** The staged rows naming a referrer, each with the line of the referrer's staged row (or null), in line order. */
+  referrals(): Promise<Referral[]>;
   /** Takes rows back out of the staging (found invalid once the whole file was read). */
   drop(lines: readonly number[]): Promise<void>;
   /** Which of these keys the list holds. */
@@ -61,7 +65,7 @@ export interface ListImport {
 }
 
 export const CREATE_STAGING = `CREATE TEMP TABLE import_rows (
-  line BIGINT PRIMARY KEY, id TEXT NOT NULL, email TEXT NOT NULL, key TEXT NOT NULL, norm TEXT NOT NULL,
+  line BIGINT PRIMARY KEY, id TEXT NOT NULL, email TEXT NOT NULL, key TEXT NOT NULL UNIQUE, norm TEXT NOT NULL,
   search TEXT NOT NULL, code TEXT NOT NULL, token TEXT NOT NULL, confirm_token TEXT, joined_us BIGINT,
   ref_key TEXT, referral TEXT NOT NULL, existing_id TEXT, referrer_id TEXT)`;
 
@@ -80,11 +84,13 @@ const STAGED_COLUMNS = {
   referral: 'text',
 } as const;
 
-export async function stageRows(db: Db, d: Dialect, rows: readonly StagedRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.run(
+export async function stageRows(db: Db, d: Dialect, rows: readonly StagedRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  // In line order, so the first row of an address is the one kept.
+  const staged = await db.run(
     `INSERT INTO import_rows (${Object.keys(STAGED_COLUMNS).join(', ')})
-     SELECT ${Object.keys(STAGED_COLUMNS).join(', ')} FROM ${d.rows('r', STAGED_COLUMNS)}`,
+     SELECT ${Object.keys(STAGED_COLUMNS).join(', ')} FROM ${d.rows('r', STAGED_COLUMNS)}
+      ORDER BY line ON CONFLICT (key) DO NOTHING`,
     [
       JSON.stringify(
         rows.map((r) => [
@@ -104,6 +110,20 @@ export async function stageRows(db: Db, d: Dialect, rows: readonly StagedRow[]):
       ),
     ],
   );
+  return staged.changes;
+}
+
+export async function stagedReferrals(db: Db): Promise<Referral[]> {
+  const rows = await db.all<{ line: number; ref_key: string; ref_line: number | null }>(
+    `SELECT r.line, r.ref_key, o.line AS ref_line FROM import_rows AS r
+       LEFT JOIN import_rows AS o ON o.key = r.ref_key
+      WHERE r.ref_key IS NOT NULL ORDER BY r.line`,
+  );
+  return rows.map((r) => ({
+    line: Number(r.line),
+    refKey: r.ref_key,
+    refLine: r.ref_line === null ? null : Number(r.ref_line),
+  }));
 }
 
 export async function dropRows(db: Db, d: Dialect, lines: readonly number[]): Promise<void> {
@@ -128,7 +148,6 @@ export async function keysOnList(db: Db, d: Dialect, waitlistId: string, keys: r
  * (by key), and whose referrer each credits (the file's row of that address, or the list's).
  */
 async function resolve(db: Db, waitlistId: string): Promise<void> {
-  await db.run('CREATE INDEX IF NOT EXISTS import_rows_key ON import_rows (key)');
   await db.run('CREATE INDEX IF NOT EXISTS import_rows_code ON import_rows (code)');
   await db.run('UPDATE import_rows SET existing_id = NULL, referrer_id = NULL');
   await db.run(

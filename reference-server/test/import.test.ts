@@ -295,6 +295,27 @@ describe('subscriber import', () => {
   });
 });
 
+describe('subscriber import on a waitlist that confirms addresses', () => {
+  it('keeps confirmed, notes the credit of a row not confirmed, and mails it only with --send-events', async () => {
+    const t = await h.tenant({ waitlist: ['--referrals', 'on', '--confirm-email', 'on'] });
+    const mails = async () =>
+      (await sql<{ n: number }>(h.db, "SELECT count(*) AS n FROM deliveries WHERE channel = 'mail'", []))[0]
+        ?.n;
+    const before = await mails();
+    const summary = await importFile(
+      t,
+      file('email,referred_by,confirmed\nref@example.com,,true\nwaits@example.com,ref@example.com,false\n'),
+    );
+    expect(summary).toMatchObject({ imported: 2, credited: 0 });
+    const byEmail = new Map((await line(t)).map((s) => [s.email, s]));
+    expect(byEmail.get('ref@example.com')).toMatchObject({ confirmed: true, referral_count: 0 });
+    expect(byEmail.get('waits@example.com')).toMatchObject({ confirmed: false });
+    expect(await mails()).toBe(before);
+    await importFile(t, file('email,confirmed\nmailed@example.com,false\n'), '--send-events');
+    expect(await mails()).toBe((before ?? 0) + 1);
+  });
+});
+
 describe('all or nothing', () => {
   /** The command in a process of its own, to be killed. */
   function importProcess(t: Tenant, path: string): ChildProcess {

@@ -374,11 +374,14 @@ describe('waitlist settings and subscribers', () => {
     const csv = await b.get(`/dashboard/waitlists/${t.waitlistId}/subscribers.csv`);
     expect(csv.res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const lines = csv.html.trim().split('\r\n');
-    expect(lines[0]).toBe('position,email,joined_at,referral_code,referral_count');
+    // The export's columns (docs/moving-a-list.md#the-export): the import's, then the line's.
+    expect(lines[0]).toBe(
+      'email,joined_at,referred_by,confirmed,lang,utm_source,utm_medium,utm_campaign,utm_term,utm_content,referrer,landing,id,position,status,referral_code,referral_count,admitted_at',
+    );
     expect(lines).toHaveLength(64);
-    expect(lines[1]).toMatch(/^1,"'=cmd@evil\.example",\d{4}-/);
-    expect(lines[3]).toMatch(/^3,"'\+sum@x\.example",/);
-    expect(lines[2]).toMatch(/^2,ada@example\.com,.*,[23456789A-HJ-NP-Z]{6},0$/);
+    expect(lines[1]).toMatch(/^"'=cmd@evil\.example",\d{4}-.*,sub_\w+,1,waiting,/);
+    expect(lines[3]).toMatch(/^"'\+sum@x\.example",.*,sub_\w+,3,waiting,/);
+    expect(lines[2]).toMatch(/^ada@example\.com,.*,2,waiting,[23456789A-HJ-NP-Z]{6},0,$/);
   });
 });
 

@@ -27,29 +27,6 @@ export function listPage(store: Store, waitlistId: string, query: PageQuery): Pr
   });
 }
 
-/** Every page of a waitlist in position order, from one snapshot: an export that does not tear. */
-export function eachPage(
-  store: Store,
-  waitlistId: string,
-  q: string,
-  onPage: (items: ListPage['items']) => void,
-): Promise<void> {
-  return store.read(async (tx) => {
-    const waitlist = await tx.waitlists.get(waitlistId);
-    if (!waitlist) return;
-    for (let page = 1; ; page++) {
-      const chunk = await tx.subscribers.list(waitlist.id, waitlist.settings, {
-        page,
-        limit: 1000,
-        q,
-        status: 'waiting',
-      });
-      onPage(chunk.items);
-      if (chunk.items.length < 1000) return;
-    }
-  });
-}
-
 /** The status page of a token: undefined (a 404 page) for an unknown token, an archived waitlist or referrals off. */
 export async function statusView(store: Store, token: string): Promise<StatusView | undefined> {
   const found = await store.read((tx) => tx.subscribers.byStatusToken(token));

@@ -3,6 +3,7 @@
  * command does lives in the use cases of app/.
  */
 import type { Command } from './command.js';
+import { IMPORT_COMMANDS } from './commands/import.js';
 import { KEY_COMMANDS } from './commands/keys.js';
 import { SERVER_COMMANDS } from './commands/server.js';
 import { SUBSCRIBER_COMMANDS } from './commands/subscribers.js';
@@ -18,6 +19,7 @@ export const COMMANDS: Command[] = [
   ...WAITLIST_COMMANDS,
   ...KEY_COMMANDS,
   ...SUBSCRIBER_COMMANDS,
+  ...IMPORT_COMMANDS,
   ...WEBHOOK_COMMANDS,
 ];
 

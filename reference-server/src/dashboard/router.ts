@@ -11,6 +11,7 @@ import { field } from './forms.js';
 import { signInPage } from './pages/sign-in.js';
 import { sendPage } from './respond.js';
 import { activityRoutes } from './routes/activity.js';
+import { importRoutes } from './routes/import.js';
 import { keyRoutes } from './routes/keys.js';
 import { overviewRoutes } from './routes/overview.js';
 import { subscriberRoutes } from './routes/subscribers.js';
@@ -77,6 +78,7 @@ export function dashboardRouter(app: Container): Router {
 
   waitlistRoutes(app, pages);
   subscriberRoutes(app, pages);
+  importRoutes(app, pages, router);
   overviewRoutes(app, pages);
   keyRoutes(app, pages);
   webhookRoutes(app, pages);

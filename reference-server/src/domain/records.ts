@@ -76,6 +76,8 @@ export type ActivityAction =
   | 'subscriber.admit_refused'
   | 'subscriber.erased'
   | 'subscriber.erase_refused'
+  | 'subscriber.imported'
+  | 'subscriber.import_refused'
   | 'webhook.created'
   | 'webhook.deleted'
   | 'webhook.resent'

@@ -44,6 +44,7 @@ import type { WaitlistSettings } from '../domain/settings.js';
 import type { Rule } from '../domain/throttle.js';
 import type { Limiter } from './limiter.js';
 import type { Reveals } from './reveals.js';
+import type { ListImport } from './statements/import.js';
 
 export interface Tenants {
   insert(name: string, plan: Plan, now: number): Promise<Tenant>;
@@ -129,6 +130,8 @@ export interface Subscribers {
   /** These subscribers of the waitlist, in the order given, positions computed together; missing ids left out. */
   byIds(waitlistId: string, settings: WaitlistSettings, ids: readonly string[]): Promise<ListedSubscriber[]>;
   idByEmail(waitlistId: string, emailNorm: string): Promise<string | undefined>;
+  /** The address of each one's referrer, by subscriber id, for those of these who have one (an export). */
+  referrerEmails(waitlistId: string, ids: readonly string[]): Promise<Map<string, string>>;
   byStatusToken(token: string): Promise<StatusView | undefined>;
   /** Lets in the first `count` of the line, or the waiting ones among the ids; answers them in line order. */
   admit(
@@ -368,6 +371,8 @@ export interface Store {
    * request, or earlier in the batch), nobody is signed up: `tokens_taken` names those.
    */
   signUpFresh(input: FreshSignupInput): Promise<FreshSignupResult>;
+  /** An import of rows into the waitlist, staged apart and written in one transaction (statements/import.ts). */
+  openImport(waitlistId: string): Promise<ListImport>;
   /**
    * The throttle named `name` (`ip`, `email`, ...), applying `rule`. One name is one state: two
    * calls with a name, in one process or several on one database, count in the same state, so a

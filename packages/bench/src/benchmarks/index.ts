@@ -16,6 +16,7 @@ import timeTo202Person from './09-time-to-202-person.js';
 import attackerYield from './10-attacker-yield.js';
 import solverThrottled from './11-solver-throttled.js';
 import signInFlood from './12-sign-in-flood.js';
+import importList from './13-import.js';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   powSolver,
@@ -30,4 +31,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   attackerYield,
   solverThrottled,
   signInFlood,
+  importList,
 ];

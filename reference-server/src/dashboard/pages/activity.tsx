@@ -14,6 +14,8 @@ const ACTIONS: Record<string, string> = {
   'subscriber.admit_refused': 'was refused letting subscribers in',
   'subscriber.erased': 'erased a subscriber',
   'subscriber.erase_refused': 'was refused erasing a subscriber',
+  'subscriber.imported': 'imported subscribers',
+  'subscriber.import_refused': 'was refused importing subscribers',
   'webhook.created': 'added a webhook endpoint',
   'webhook.deleted': 'deleted a webhook endpoint',
   'webhook.resent': 'sent a delivery again',

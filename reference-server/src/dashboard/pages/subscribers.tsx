@@ -127,7 +127,12 @@ export function subscribersPage(who: SignedIn, waitlist: Waitlist, result: ListP
             <div class="actions field">
               <button type="submit">Search</button>
               {admitted ? null : (
-                <a href={`${base}.csv${query.q ? `?q=${encodeURIComponent(query.q)}` : ''}`}>Export CSV</a>
+                <>
+                  <a href={`${base}.csv${query.q ? `?q=${encodeURIComponent(query.q)}` : ''}`}>Export CSV</a>
+                  {waitlist.archived ? null : (
+                    <a href={`/dashboard/waitlists/${waitlist.id}/import`}>Import CSV</a>
+                  )}
+                </>
               )}
             </div>
           </form>

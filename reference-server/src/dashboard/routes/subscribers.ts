@@ -5,10 +5,10 @@
  */
 import { ADMISSION_MAX, parseListQuery, SubscriberStatus } from '@waitlistkit/protocol';
 import type { Request, Response } from 'express';
-import { eachPage, listPage } from '../../app/subscribers.js';
+import { exportList } from '../../app/export.js';
+import { listPage } from '../../app/subscribers.js';
 import type { Container } from '../../container.js';
 import type { Waitlist } from '../../domain/records.js';
-import { csvRow } from '../csv.js';
 import { field, newFormToken, parseCount } from '../forms.js';
 import type { SignedIn } from '../pages/shell.js';
 import {
@@ -29,6 +29,8 @@ const NO_SUBSCRIBER = 'There is no such subscriber on this waitlist in your orga
 function listNotice(query: Request['query']): string | undefined {
   if (query.erased === '1') return 'Subscriber erased.';
   if (query.repeated === '1') return 'That form was sent already: nobody more was let in.';
+  if (typeof query.imported === 'string' && /^\d{1,7}$/.test(query.imported))
+    return `Imported ${Number(query.imported)} ${query.imported === '1' ? 'subscriber' : 'subscribers'}.`;
   const admitted = typeof query.admitted === 'string' && /^\d{1,4}$/.test(query.admitted);
   if (!admitted) return undefined;
   const n = Number(query.admitted);
@@ -76,12 +78,13 @@ export function subscriberRoutes(app: Container, pages: Pages): void {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="${waitlist.id}-subscribers.csv"`,
     });
-    res.write(csvRow(['position', 'email', 'joined_at', 'referral_code', 'referral_count']));
     // Pages of 1000 in position order from one snapshot, streamed: memory stays flat for a
     // million rows, and a settings change during the export does not tear it.
-    await eachPage(app.store, waitlist.id, q, (items) => {
-      for (const s of items)
-        res.write(csvRow([s.position ?? '', s.email, s.joined_at, s.referral_code, s.referral_count]));
+    await exportList(app, who, {
+      waitlistId: waitlist.id,
+      status: SubscriberStatus.waiting,
+      q,
+      write: (text) => res.write(text),
     });
     res.end();
   });

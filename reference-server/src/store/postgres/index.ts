@@ -12,6 +12,7 @@ import type { FreshSignupResult, Repositories, Store } from '../store.js';
 import type { Connection } from './connection.js';
 import { openDatabase } from './database.js';
 import { postgres } from './dialect.js';
+import { openPostgresImport } from './import.js';
 import { postgresLine } from './line.js';
 import { insertOrMatchSubscriber } from './subscribers.js';
 import { postgresLimiter } from './throttles.js';
@@ -54,6 +55,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         if (taken.length > 0) return { outcome: 'tokens_taken', taken };
         return insertOrMatchSubscriber(tx, { ...input, referralCode: undefined }, nowMicros());
       }),
+    openImport: (waitlistId) => openPostgresImport(db.pool, waitlistId),
     limiter: (name, rule) => postgresLimiter(db, name, rule),
     // A deleted row stays in its table's and indexes' pages, as a dead version, until VACUUM
     // removes it; INDEX_CLEANUP ON, so that the index entries (the email's among them) go too,

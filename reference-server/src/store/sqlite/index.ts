@@ -10,6 +10,7 @@ import type { Repositories, Store } from '../store.js';
 import type { Connection } from './connection.js';
 import { type Database, openDatabase } from './database.js';
 import { sqlite } from './dialect.js';
+import { openSqliteImport } from './import.js';
 import { sqliteLine } from './line.js';
 import { type FreshSignup, insertOrMatchMany } from './subscribers.js';
 
@@ -34,7 +35,10 @@ export interface SqliteStoreOptions {
   separateReader?: boolean;
 }
 
-export function storeOver(db: Database, { nowMicros }: Pick<SqliteStoreOptions, 'nowMicros'>): Store {
+export function storeOver(
+  db: Database,
+  { nowMicros, path }: Pick<SqliteStoreOptions, 'nowMicros'> & { path?: string },
+): Store {
   // Fresh sign-ups waiting for the writer share one statement (see insertOrMatchMany).
   const fresh = (tx: Connection, inputs: readonly FreshSignup[]) =>
     insertOrMatchMany(tx, inputs, nowMicros());
@@ -43,6 +47,11 @@ export function storeOver(db: Database, { nowMicros }: Pick<SqliteStoreOptions, 
     read: (fn) => db.snapshot((tx) => fn(on(tx))),
     write: (fn) => db.writer.submit((tx) => fn(on(tx))),
     signUpFresh: (input) => db.writer.joinGroup(fresh, input),
+    // An import stages on a connection of its own, so it needs the file, not a connection to it.
+    openImport: (waitlistId) =>
+      path === undefined || path === ':memory:'
+        ? Promise.reject(new Error('An import needs a database file.'))
+        : openSqliteImport(path, waitlistId),
     // Throttle counters stay in memory, not in the file: see memory-limiter.ts for why.
     limiter: memoryLimiters(),
     // The WAL still holds pages from before the erasure: copy them back and empty it. It runs
@@ -73,5 +82,5 @@ export function storeOver(db: Database, { nowMicros }: Pick<SqliteStoreOptions, 
 
 export async function openSqliteStore(path: string, options: SqliteStoreOptions): Promise<Store> {
   const db = await openDatabase(path, { separateReader: options.separateReader ?? true });
-  return storeOver(db, options);
+  return storeOver(db, { ...options, path });
 }

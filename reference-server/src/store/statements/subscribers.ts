@@ -35,6 +35,14 @@ export function subscribersOn<C extends Db>(db: C, d: Dialect, line: LineEngine<
           emailNorm,
         ])
       )?.id,
+    async referrerEmails(waitlistId, ids) {
+      const rows = await db.all<{ id: string; email: string }>(
+        `SELECT s.id, r.email FROM subscribers AS s JOIN subscribers AS r ON r.id = s.referred_by
+          WHERE s.waitlist_id = ? AND ${d.anyOf('s.id')}`,
+        [waitlistId, ids],
+      );
+      return new Map(rows.map((r) => [r.id, r.email]));
+    },
     byStatusToken: (token) => findByStatusToken(db, line, token),
     admit: (waitlistId, settings, admission, nowUs) =>
       admit(db, d, line, waitlistId, settings, admission, nowUs),

@@ -341,7 +341,7 @@ describe('the public form', () => {
   const form = (id: string, origin?: string) =>
     fetch(`${h.server.url}/v1/public/waitlists/${id}/form`, { headers: origin ? { Origin: origin } : {} });
 
-  it('answers the fields with CORS headers and a short cache, and 404 like subscribe', async () => {
+  it('answers the fields with CORS headers and a short cache, a request of no origin too, and 404 like subscribe', async () => {
     const t = await waitlistWithFields([], '1');
     const res = await form(t.waitlistId, ORIGIN);
     expect(res.status).toBe(200);
@@ -354,8 +354,15 @@ describe('the public form', () => {
     expect((await publicPost(h.server, t.waitlistId, { email: 'a@example.com', fields: GOOD })).status).toBe(
       202,
     );
+    // Without an Origin (a browser's GET of its own origin: a form the service itself serves),
+    // the description, which is no secret, without CORS headers.
+    const sameOrigin = await form(t.waitlistId);
+    expect(sameOrigin.status).toBe(200);
+    expect(sameOrigin.headers.get('access-control-allow-origin')).toBeNull();
+    expect(sameOrigin.headers.get('vary')).toMatch(/Origin/);
+    expect((await sameOrigin.json()).fields).toHaveLength(FIELDS.length);
     for (const [id, origin] of [
-      [t.waitlistId, undefined],
+      ['wl_missing', undefined],
       [t.waitlistId, 'https://evil.example'],
       ['wl_missing', ORIGIN],
     ] as const) {

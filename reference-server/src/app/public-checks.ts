@@ -79,7 +79,7 @@ const NO_CHALLENGE: { challenge: TokenUse | undefined } = { challenge: undefined
 const NO_POW: { pow: TokenUse | undefined } = { pow: undefined };
 
 /** The waitlist, when it is live. */
-const live = (found: Waitlist | undefined): Waitlist | undefined =>
+export const live = (found: Waitlist | undefined): Waitlist | undefined =>
   found && !found.archived ? found : undefined;
 
 /** The request's origin when the waitlist allowlists it: never echo a refused one. */

@@ -18,6 +18,7 @@ import { issueChallenge, issuePow, recordAccepted } from './gates.js';
 import {
   type Counted,
   type Gated,
+  live,
   NOT_FOUND,
   newChallenge,
   newPow,
@@ -54,7 +55,7 @@ export type PublicGatesResult = { origin?: string } & (
 
 /** The public form (docs/endpoints.md#the-form): its fields, for an allowlisted origin; else not found. */
 export type PublicFormResult = { origin?: string } & (
-  | { kind: 'form'; body: FormDescription; origin: string }
+  | { kind: 'form'; body: FormDescription }
   | { kind: 'refused'; refusal: Refusal }
   | { kind: 'failed'; error: unknown }
 );
@@ -91,9 +92,14 @@ export class PublicSignups {
     let found: Waitlist | undefined;
     try {
       found = await this.waitlists.recent(waitlistId, FORM_MAX_AGE_MS);
+      // A browser sends no Origin with a GET of its own page's origin (a form served by the
+      // service itself): the description is no secret, so it is answered, without CORS headers.
+      // An origin the waitlist does not allow is the subscribe endpoint's 404.
+      const waitlist = live(found);
       const allowed = originOn(found, origin);
-      if (found === undefined || allowed === undefined) return { kind: 'refused', ...NOT_FOUND.stop };
-      return { kind: 'form', body: { fields: found.settings.fields }, origin: allowed };
+      if (!waitlist || (origin !== undefined && allowed === undefined))
+        return { kind: 'refused', ...NOT_FOUND.stop };
+      return { kind: 'form', body: { fields: waitlist.settings.fields }, origin: allowed };
     } catch (error) {
       return { kind: 'failed', error, origin: originOn(found, origin) };
     }

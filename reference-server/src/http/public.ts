@@ -47,6 +47,8 @@ export function publicRouter(app: Container, health: DatabaseHealth): Router {
   // its memory of the waitlist (FORM_MAX_AGE_MS): a page view a minute costs no request.
   router.get('/waitlists/:waitlistId/form', async (req: Request, res: Response) => {
     const result = await app.signups.form(String(req.params.waitlistId), req.headers.origin);
+    // Cached: whatever the answer, it depends on the Origin it was asked with.
+    res.vary('Origin');
     if (result.origin !== undefined) res.set(corsHeaders(result.origin));
     if (result.kind === 'form') {
       res.set('Cache-Control', `public, max-age=${FORM_MAX_AGE_MS / 1000}`);

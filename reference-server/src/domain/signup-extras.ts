@@ -50,8 +50,16 @@ export function shownFields(defined: readonly FieldDefinition[], stored: string 
   return shown;
 }
 
-/** The source as kept, and the channel derived from it now. */
-export function shownSource(stored: string | null, credited: boolean): { source: Source; channel: string } {
-  const source = stored === null ? {} : (JSON.parse(stored) as Source);
-  return { source, channel: channelOf(source, credited) };
+/**
+ * The source as kept, and the channel derived now: `referral` once a referrer is credited, else
+ * the channel the source gives, kept beside it at the sign-up (`sourceChannel` above, NULL for
+ * direct) for the list's filter. Read from there, a page shows exactly what the filter matches,
+ * and parses no page address per row.
+ */
+export function shownSource(
+  stored: { source: string | null; source_channel: string | null },
+  credited: boolean,
+): { source: Source; channel: string } {
+  const source = stored.source === null ? {} : (JSON.parse(stored.source) as Source);
+  return { source, channel: credited ? 'referral' : (stored.source_channel ?? DIRECT) };
 }

@@ -24,6 +24,7 @@ export interface LineRow {
   confirmed_us: number | null;
   fields: string | null;
   source: string | null;
+  source_channel: string | null;
   credited: StoredBoolean;
 }
 
@@ -31,7 +32,7 @@ export interface LineRow {
 export type Ranks = Pick<LineRow, 'seq' | 'rank_key' | 'referral_count'>;
 
 export const LINE_COLUMNS =
-  'id, email, joined_us, referral_code, referral_count, seq, rank_key, admitted_us, confirm_token, confirmed_us, fields, source, credited';
+  'id, email, joined_us, referral_code, referral_count, seq, rank_key, admitted_us, confirm_token, confirmed_us, fields, source, source_channel, credited';
 /** The line's order: rank key, then more referrals first, then who joined first. */
 export const LINE_ORDER = 'ORDER BY rank_key, referral_count DESC, seq';
 
@@ -47,7 +48,7 @@ export function listed(row: LineRow, position: number | null, settings: Waitlist
     admitted_at: row.admitted_us === null ? null : isoFromMicros(row.admitted_us),
     confirmed: isConfirmed(settings.confirm_email, row),
     fields: shownFields(settings.fields, row.fields),
-    ...shownSource(row.source, isTrue(row.credited)),
+    ...shownSource(row, isTrue(row.credited)),
   };
 }
 

@@ -197,7 +197,7 @@ export default {
       assert(created.outcome === 'created', 'the probe sign-up is created');
       const writeShape = recWrite.calls.map((c) => `${c.method}:${c.params.length}`).join(',');
       assert(
-        writeShape === 'run:10',
+        writeShape === 'run:14',
         `store/subscribers.ts now issues ${writeShape} for a sign-up: ${STALE}`,
       );
       // A fresh sign-up without a referral code is one INSERT … SELECT (store/subscribers.ts).
@@ -307,6 +307,10 @@ export default {
         S.systemClock.nowMicros(),
         null, // no confirm token: the waitlist does not confirm emails
         version, // decided on the remembered waitlist, as the server's hot path is
+        null, // no answers to fields
+        null, // no source
+        null, // no source channel: direct
+        null, // no variant key: not an address of a listed provider
       ];
       const inserted = (result: { changes: number }) =>
         assert(result.changes === 1, 'a fresh sign-up inserts its row');
@@ -350,7 +354,7 @@ export default {
         JSON.stringify(
           signups.map((s) => {
             const [id, , email, norm, search, code, token] = signupParams(s);
-            return [wl, email, norm, id, code, token, search, null, version];
+            return [wl, email, norm, id, code, token, search, null, version, null, null, null, null];
           }),
         ),
         S.systemClock.nowMicros(),

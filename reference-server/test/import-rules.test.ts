@@ -29,7 +29,7 @@ function header(cells: string[], fields: FieldDefinition[] = []): ImportHeader {
 }
 
 const reasonOf = (h: ImportHeader, cells: string[], fields: FieldDefinition[] = []) => {
-  const checked = checkRow(h, cells, { nowUs: NOW_US, fields });
+  const checked = checkRow(h, cells, { nowUs: NOW_US, fields, dedupe: 'exact' });
   return checked.ok ? undefined : checked.reason;
 };
 
@@ -75,7 +75,7 @@ describe('a row', () => {
         utm_source: 'news',
         landing: 'https://shop.example/launch?token=secret#x',
       }),
-      { nowUs: NOW_US, fields: [] },
+      { nowUs: NOW_US, fields: [], dedupe: 'exact' },
     );
     expect(checked).toEqual({
       ok: true,
@@ -91,6 +91,21 @@ describe('a row', () => {
         source: { utm_source: 'news', landing: 'https://shop.example/launch' },
       },
     });
+  });
+
+  it('keys a row by its variant on a waitlist with dedupe=provider, so a variant is a repeat and cannot refer itself', () => {
+    const provider = (cells: Partial<Record<string, string>>) =>
+      checkRow(h, row(cells), { nowUs: NOW_US, fields: [], dedupe: 'provider' });
+    expect(provider({ email: 'J.O.H.N+x@Gmail.com', referred_by: 'ada@googlemail.com' })).toMatchObject({
+      ok: true,
+      value: { normalized: 'j.o.h.n+x@gmail.com', key: 'john@gmail.com', referrerKey: 'ada@gmail.com' },
+    });
+    expect(provider({ email: 'ada@example.com' })).toMatchObject({ value: { key: 'ada@example.com' } });
+    expect(provider({ email: 'j.ohn@gmail.com', referred_by: 'john+ref@gmail.com' })).toEqual({
+      ok: false,
+      reason: '`referred_by` is the row’s own address.',
+    });
+    expect(reasonOf(h, row({ email: 'j.ohn@gmail.com', referred_by: 'john+ref@gmail.com' }))).toBeUndefined();
   });
 
   it('says why it is invalid: the address, the date, confirmed, lang, source, its own referrer, its width', () => {
@@ -115,7 +130,9 @@ describe('a row', () => {
 
   it('checks field answers with the protocol’s check, a checkbox from true or false', () => {
     const f = header(['email', 'company', 'consent'], FIELDS);
-    expect(checkRow(f, ['a@b.example', ' Acme ', 'TRUE'], { nowUs: NOW_US, fields: FIELDS })).toMatchObject({
+    expect(
+      checkRow(f, ['a@b.example', ' Acme ', 'TRUE'], { nowUs: NOW_US, fields: FIELDS, dedupe: 'exact' }),
+    ).toMatchObject({
       ok: true,
       value: { fields: { company: 'Acme', consent: true } },
     });
@@ -127,9 +144,11 @@ describe('a row', () => {
 
   it('reads the export’s formula guard back', () => {
     const g = header(['email']);
-    expect(checkRow(g, ["'=cmd@evil.example"], { nowUs: NOW_US, fields: [] })).toMatchObject({
-      value: { email: '=cmd@evil.example' },
-    });
+    expect(checkRow(g, ["'=cmd@evil.example"], { nowUs: NOW_US, fields: [], dedupe: 'exact' })).toMatchObject(
+      {
+        value: { email: '=cmd@evil.example' },
+      },
+    );
   });
 });
 

@@ -450,7 +450,7 @@ describe('subscriber export', () => {
     });
     const text = readFileSync(to, 'utf8');
     expect(text.split('\r\n')[0]).toBe(
-      'email,joined_at,referred_by,confirmed,lang,utm_source,utm_medium,utm_campaign,utm_term,utm_content,referrer,landing,id,position,status,referral_code,referral_count,admitted_at',
+      'email,joined_at,referred_by,confirmed,lang,utm_source,utm_medium,utm_campaign,utm_term,utm_content,referrer,landing,channel,id,position,status,referral_code,referral_count,admitted_at',
     );
     expect(text).toContain(`"'=cmd@evil.example"`);
 

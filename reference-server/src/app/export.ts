@@ -3,22 +3,24 @@
  * read in one snapshot, a thousand rows at a time, so a million rows stream in flat memory and an
  * export imported into an empty waitlist gives the same line.
  */
-import { SOURCE_KEYS, SubscriberStatus } from '@waitlistkit/protocol';
+import { type FieldDefinition, SOURCE_KEYS, SubscriberStatus } from '@waitlistkit/protocol';
 import { csvRow } from '../domain/csv-cells.js';
 import { EXPORT_ONLY_COLUMNS } from '../domain/import-row.js';
 import type { ListedSubscriber } from '../domain/records.js';
 import { type Base, own, type Scope } from './guard.js';
 import { notFound, ok, type Result, refuse } from './refusal.js';
 
-export const EXPORT_COLUMNS = [
+/** The import's columns, one per field of the waitlist (`fields.<key>`), and what an export adds. */
+export const exportColumns = (fields: readonly FieldDefinition[]): string[] => [
   'email',
   'joined_at',
   'referred_by',
   'confirmed',
   'lang',
   ...SOURCE_KEYS,
+  ...fields.map((f) => `fields.${f.key}`),
   ...EXPORT_ONLY_COLUMNS,
-] as const;
+];
 
 const PAGE = 1000;
 
@@ -32,8 +34,11 @@ export interface ExportRequest {
   write: (text: string) => void;
 }
 
-function cells(s: ListedSubscriber, referrer: string | undefined): (string | number)[] {
-  const byColumn: Record<string, string | number> = {
+function cells(columns: readonly string[], s: ListedSubscriber, referrer: string | undefined): string[] {
+  const byColumn: Record<string, string | number | boolean | undefined> = {
+    ...s.source,
+    ...Object.fromEntries(Object.entries(s.fields).map(([k, v]) => [`fields.${k}`, v])),
+    channel: s.channel,
     email: s.email,
     joined_at: s.joined_at,
     referred_by: referrer ?? '',
@@ -45,8 +50,8 @@ function cells(s: ListedSubscriber, referrer: string | undefined): (string | num
     referral_count: s.referral_count,
     admitted_at: s.admitted_at ?? '',
   };
-  // `lang`, `source` and fields wait for their storage (issues 24 part A and 26): empty cells.
-  return EXPORT_COLUMNS.map((c) => byColumn[c] ?? '');
+  // `lang` waits for subscribers to have a language (docs/moving-a-list.md#the-file): empty.
+  return columns.map((c) => String(byColumn[c] ?? ''));
 }
 
 export function exportList(
@@ -57,7 +62,8 @@ export function exportList(
   return ctx.store.read(async (tx) => {
     const waitlist = own(scope, await tx.waitlists.get(request.waitlistId));
     if (!waitlist) return refuse(notFound('waitlist', request.waitlistId));
-    request.write(csvRow(EXPORT_COLUMNS));
+    const columns = exportColumns(waitlist.settings.fields);
+    request.write(csvRow(columns));
     let rows = 0;
     const statuses = request.status
       ? [request.status]
@@ -74,7 +80,7 @@ export function exportList(
           waitlist.id,
           items.map((s) => s.id),
         );
-        request.write(items.map((s) => csvRow(cells(s, referrers.get(s.id)))).join(''));
+        request.write(items.map((s) => csvRow(cells(columns, s, referrers.get(s.id)))).join(''));
         rows += items.length;
         if (items.length < PAGE) break;
       }

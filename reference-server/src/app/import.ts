@@ -22,9 +22,11 @@ import {
 } from '../domain/import-plan.js';
 import { checkRow, importKey, readHeader } from '../domain/import-row.js';
 import { searchText } from '../domain/search.js';
+import type { Dedupe } from '../domain/settings.js';
+import { signupExtras } from '../domain/signup-extras.js';
 import type { ListImport, StagedRow } from '../store/statements/import.js';
 import { type Acting, adminOnly, type Base, own } from './guard.js';
-import { invalid, notFound, ok, type Result, refuse } from './refusal.js';
+import { conflict, invalid, notFound, ok, type Result, refuse } from './refusal.js';
 
 export interface ImportRequest {
   waitlistId: string;
@@ -52,9 +54,6 @@ function idsInFileOrder(): () => string {
   return () => `${prefix}${String(n++).padStart(9, '0')}`;
 }
 
-/** The fields a waitlist asks: part A of issue 24 keeps them in its settings; none until then. */
-const fieldsOf = (): FieldDefinition[] => [];
-
 export async function importList(
   ctx: Base,
   who: Acting,
@@ -76,7 +75,8 @@ export async function importList(
   try {
     const read = await readRows(listImport, request, {
       nowUs: clock.nowMicros(),
-      fields: fieldsOf(),
+      fields: waitlist.settings.fields,
+      dedupe: waitlist.settings.dedupe,
       referral: (confirmed) => referralOutcome(waitlist.settings, confirmed),
     });
     if (!read.ok) return read;
@@ -88,12 +88,19 @@ export async function importList(
     const counts = writes
       ? await listImport.commit({
           tenantId: waitlist.tenant_id,
+          version: waitlist.version,
           nowUs: clock.nowMicros(),
           boost: waitlist.settings.referral_boost,
           sendEvents: request.sendEvents,
           mailUnconfirmed: request.sendEvents && waitlist.settings.confirm_email,
         })
       : await listImport.preview();
+    if (counts === null)
+      return refuse(
+        conflict(
+          'The waitlist’s settings were saved while the file was read: nothing was imported; import it again.',
+        ),
+      );
     const summary: ImportSummary = {
       imported:
         writes || (request.dryRun && mayImport(invalidRows.length, request.skipInvalid))
@@ -128,6 +135,7 @@ export async function importList(
 interface RowContext {
   nowUs: number;
   fields: readonly FieldDefinition[];
+  dedupe: Dedupe;
   referral: (confirmed: boolean | null) => StagedRow['referral'];
 }
 
@@ -158,10 +166,11 @@ async function readRows(
       if (!checked.ok) {
         const at = header.value.at.email;
         const email = checkEmail(at === undefined ? '' : (cells[at] ?? '').trim());
-        plan.reject(line, checked.reason, email.ok ? importKey(email.normalized) : undefined);
+        plan.reject(line, checked.reason, email.ok ? importKey(email.normalized, context.dedupe) : undefined);
         continue;
       }
       const row = checked.value;
+      const extras = signupExtras(row.normalized, row.fields, row.source);
       valid++;
       batch.push({
         line,
@@ -176,6 +185,10 @@ async function readRows(
         joinedUs: row.joinedUs,
         referrerKey: row.referrerKey,
         referral: context.referral(row.confirmed),
+        fields: extras.fields,
+        source: extras.source,
+        sourceChannel: extras.sourceChannel,
+        variantKey: context.dedupe === 'provider' ? (extras.variantKey ?? null) : null,
       });
       if (batch.length >= STAGE_BATCH) {
         staged += await listImport.stage(batch);

@@ -13,7 +13,9 @@ import {
   type Source,
   SourceSchema,
 } from '@waitlistkit/protocol';
+import { variantKey } from './address-variants.js';
 import { unguarded } from './csv-cells.js';
+import type { Dedupe } from './settings.js';
 
 /** The columns an import reads, besides one per field. */
 export const IMPORT_COLUMNS = [
@@ -26,6 +28,7 @@ export const IMPORT_COLUMNS = [
 ] as const;
 /** The columns an export adds (docs/moving-a-list.md#the-export): read back without complaint, and ignored. */
 export const EXPORT_ONLY_COLUMNS = [
+  'channel',
   'id',
   'position',
   'status',
@@ -47,11 +50,11 @@ export interface ImportHeader {
 export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 /**
- * The key repeats are found by: for now the normalised address (`exact`). A waitlist's `dedupe`
- * setting (docs/subscribers.md#email-addresses) replaces it here, in one place.
+ * The key repeats are found by, as a sign-up finds its re-sign-ups: the normalised address, or on a
+ * waitlist with `dedupe=provider` its variant key where it has one (docs/subscribers.md#address-variants).
  */
-export function importKey(normalized: string): string {
-  return normalized;
+export function importKey(normalized: string, dedupe: Dedupe): string {
+  return (dedupe === 'provider' ? variantKey(normalized) : undefined) ?? normalized;
 }
 
 /** The header row: `email` required, every column known, none twice. Names are read trimmed and lower-cased. */
@@ -145,7 +148,7 @@ export function isLanguageTag(text: string): boolean {
 export function checkRow(
   header: ImportHeader,
   raw: readonly string[],
-  { nowUs, fields }: { nowUs: number; fields: readonly FieldDefinition[] },
+  { nowUs, fields, dedupe }: { nowUs: number; fields: readonly FieldDefinition[]; dedupe: Dedupe },
 ): Checked<ImportRow> {
   if (raw.length !== header.width)
     return { ok: false, reason: `the row has ${raw.length} cells; the header has ${header.width}.` };
@@ -156,7 +159,7 @@ export function checkRow(
   };
   const email = checkEmail(cell('email'));
   if (!email.ok) return { ok: false, reason: `\`email\`: ${email.reason}` };
-  const key = importKey(email.normalized);
+  const key = importKey(email.normalized, dedupe);
 
   let joinedUs: number | null = null;
   if (cell('joined_at') !== '') {
@@ -169,7 +172,7 @@ export function checkRow(
   if (cell('referred_by') !== '') {
     const referrer = checkEmail(cell('referred_by'));
     if (!referrer.ok) return { ok: false, reason: `\`referred_by\`: ${referrer.reason}` };
-    referrerKey = importKey(referrer.normalized);
+    referrerKey = importKey(referrer.normalized, dedupe);
     if (referrerKey === key) return { ok: false, reason: '`referred_by` is the row’s own address.' };
   }
 

@@ -46,6 +46,10 @@ export async function openPostgresImport(pool: pg.Pool, waitlistId: string): Pro
         await db.run('SELECT id FROM waitlists WHERE id = ? FOR UPDATE', [waitlistId]);
         await freeCodes(db, waitlistId, generateReferralCode);
         const counts = await mergeImport(db, waitlistId, options);
+        if (counts === null) {
+          await db.exec('ROLLBACK');
+          return null;
+        }
         await db.run(
           `UPDATE waitlists SET last_seq = last_seq + ?,
                   last_joined_us = greatest(last_joined_us,

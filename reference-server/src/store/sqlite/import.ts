@@ -36,7 +36,7 @@ export async function openSqliteImport(path: string, waitlistId: string): Promis
       try {
         await freeCodes(db, waitlistId, generateReferralCode);
         const counts = await mergeImport(db, waitlistId, options);
-        await db.run('COMMIT');
+        await db.run(counts === null ? 'ROLLBACK' : 'COMMIT');
         return counts;
       } catch (error) {
         await db.run('ROLLBACK').catch(() => undefined);

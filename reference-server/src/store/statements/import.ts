@@ -29,6 +29,12 @@ export interface StagedRow {
   referrerKey: string | null;
   /** domain/import-plan.ts `referralOutcome`. */
   referral: 'none' | 'noted' | 'credited';
+  /** What a sign-up keeps besides the address, as domain/signup-extras.ts writes it. */
+  fields: string | null;
+  source: string | null;
+  sourceChannel: string | null;
+  /** The variant key, on a waitlist with `dedupe=provider` (then it is also the `key`); else null. */
+  variantKey: string | null;
 }
 
 export interface ImportCounts {
@@ -39,6 +45,11 @@ export interface ImportCounts {
 
 export interface MergeOptions {
   tenantId: string;
+  /**
+   * The waitlist's version the rows were checked against (its fields, dedupe, referral rules):
+   * saved since, nothing is written.
+   */
+  version: number;
   nowUs: number;
   boost: number;
   /** Record `subscriber.created` and `referral.credited`, and queue confirmation mail (`--send-events`). */
@@ -59,7 +70,8 @@ export interface ListImport {
   onList(keys: readonly string[]): Promise<Set<string>>;
   /** What `commit` would count, writing nothing to the list. */
   preview(): Promise<ImportCounts>;
-  commit(options: MergeOptions): Promise<ImportCounts>;
+  /** Writes the rows; null (nothing written) when the waitlist was saved since `options.version`. */
+  commit(options: MergeOptions): Promise<ImportCounts | null>;
   /** Ends the import's connection (a staging left uncommitted is gone with it). */
   close(): Promise<void>;
 }
@@ -67,7 +79,8 @@ export interface ListImport {
 export const CREATE_STAGING = `CREATE TEMP TABLE import_rows (
   line BIGINT PRIMARY KEY, id TEXT NOT NULL, email TEXT NOT NULL, key TEXT NOT NULL UNIQUE, norm TEXT NOT NULL,
   search TEXT NOT NULL, code TEXT NOT NULL, token TEXT NOT NULL, confirm_token TEXT, joined_us BIGINT,
-  ref_key TEXT, referral TEXT NOT NULL, existing_id TEXT, referrer_id TEXT)`;
+  ref_key TEXT, referral TEXT NOT NULL, fields TEXT, source TEXT, source_channel TEXT, variant_key TEXT,
+  existing_id TEXT, referrer_id TEXT)`;
 
 const STAGED_COLUMNS = {
   line: 'bigint',
@@ -82,6 +95,10 @@ const STAGED_COLUMNS = {
   joined_us: 'bigint',
   ref_key: 'text',
   referral: 'text',
+  fields: 'text',
+  source: 'text',
+  source_channel: 'text',
+  variant_key: 'text',
 } as const;
 
 export async function stageRows(db: Db, d: Dialect, rows: readonly StagedRow[]): Promise<number> {
@@ -106,6 +123,10 @@ export async function stageRows(db: Db, d: Dialect, rows: readonly StagedRow[]):
           r.joinedUs,
           r.referrerKey,
           r.referral,
+          r.fields,
+          r.source,
+          r.sourceChannel,
+          r.variantKey,
         ]),
       ),
     ],
@@ -131,11 +152,14 @@ export async function dropRows(db: Db, d: Dialect, lines: readonly number[]): Pr
     await db.run(`DELETE FROM import_rows WHERE ${d.anyOf('line', 'bigint')}`, [lines.slice(i, i + 1000)]);
 }
 
+/** Which keys the list holds: as an address, or as the variant key of one (`dedupe=provider`). */
 export async function keysOnList(db: Db, d: Dialect, waitlistId: string, keys: readonly string[]) {
   const found = new Set<string>();
   for (let i = 0; i < keys.length; i += 1000) {
     const rows = await db.all<{ k: string }>(
-      `SELECT email_norm AS k FROM subscribers WHERE waitlist_id = ? AND ${d.anyOf('email_norm')}`,
+      `SELECT email_norm AS k FROM subscribers WHERE waitlist_id = ?1 AND ${d.anyOf('email_norm', 'text', '?2')}
+       UNION SELECT variant_key FROM subscribers
+        WHERE waitlist_id = ?1 AND variant_key IS NOT NULL AND ${d.anyOf('variant_key', 'text', '?2')}`,
       [waitlistId, keys.slice(i, i + 1000)],
     );
     for (const r of rows) found.add(r.k);
@@ -144,27 +168,35 @@ export async function keysOnList(db: Db, d: Dialect, waitlistId: string, keys: r
 }
 
 /**
- * Settles what the staged rows are against the list as it is now: which are on it already
- * (by key), and whose referrer each credits (the file's row of that address, or the list's).
+ * Settles what the staged rows are against the list as it is now: which are on it already (the
+ * row of that exact address, else the holder of its variant key, as a sign-up finds it), and whose
+ * referrer each credits (the file's row of that key, or the list's).
  */
 async function resolve(db: Db, waitlistId: string): Promise<void> {
   await db.run('CREATE INDEX IF NOT EXISTS import_rows_code ON import_rows (code)');
   await db.run('UPDATE import_rows SET existing_id = NULL, referrer_id = NULL');
   await db.run(
     `UPDATE import_rows SET existing_id = s.id FROM subscribers AS s
-      WHERE s.waitlist_id = ? AND s.email_norm = import_rows.key`,
+      WHERE s.waitlist_id = ? AND s.email_norm = import_rows.norm`,
+    [waitlistId],
+  );
+  await db.run(
+    `UPDATE import_rows SET existing_id = s.id FROM subscribers AS s
+      WHERE import_rows.existing_id IS NULL AND import_rows.variant_key IS NOT NULL
+        AND s.waitlist_id = ? AND s.variant_key = import_rows.variant_key`,
     [waitlistId],
   );
   await db.run(
     `UPDATE import_rows SET referrer_id = coalesce(o.existing_id, o.id) FROM import_rows AS o
       WHERE o.key = import_rows.ref_key`,
   );
-  await db.run(
-    `UPDATE import_rows SET referrer_id = s.id FROM subscribers AS s
-      WHERE import_rows.referrer_id IS NULL AND import_rows.ref_key IS NOT NULL
-        AND s.waitlist_id = ? AND s.email_norm = import_rows.ref_key`,
-    [waitlistId],
-  );
+  for (const column of ['email_norm', 'variant_key'])
+    await db.run(
+      `UPDATE import_rows SET referrer_id = s.id FROM subscribers AS s
+        WHERE import_rows.referrer_id IS NULL AND import_rows.ref_key IS NOT NULL
+          AND s.waitlist_id = ? AND s.${column} = import_rows.ref_key`,
+      [waitlistId],
+    );
 }
 
 const COUNTS = `SELECT
@@ -246,8 +278,13 @@ async function renumber(db: Db, waitlistId: string): Promise<void> {
   await db.run('UPDATE erased_seqs SET seq = -seq WHERE waitlist_id = ? AND seq < 0', [waitlistId]);
 }
 
-/** The one write of an import; the caller runs it in a transaction (and locks the waitlist where writers are many). */
-export async function mergeImport(db: Db, waitlistId: string, o: MergeOptions): Promise<ImportCounts> {
+/**
+ * The one write of an import; the caller runs it in a transaction (and locks the waitlist where
+ * writers are many). Null, writing nothing, when the waitlist was saved since the rows were checked.
+ */
+export async function mergeImport(db: Db, waitlistId: string, o: MergeOptions): Promise<ImportCounts | null> {
+  const now = await db.get<{ version: number }>('SELECT version FROM waitlists WHERE id = ?', [waitlistId]);
+  if (Number(now?.version) !== o.version) return null;
   await resolve(db, waitlistId);
   const result = await counts(db);
   if (result.imported === 0) return result;
@@ -260,9 +297,11 @@ export async function mergeImport(db: Db, waitlistId: string, o: MergeOptions): 
     : 'NULL, NULL';
   await db.run(
     `INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code, status_token,
-                              referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us)
+                              referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us,
+                              fields, source, source_channel, variant_key, credited)
      SELECT r.id, ?1, m.seq, r.email, r.norm, r.search, r.code, r.token,
-            CASE WHEN r.referral = 'none' THEN NULL ELSE r.referrer_id END, 0, m.seq, r.joined_us, ${confirmation}
+            CASE WHEN r.referral = 'none' THEN NULL ELSE r.referrer_id END, 0, m.seq, r.joined_us, ${confirmation},
+            r.fields, r.source, r.source_channel, r.variant_key, r.referral = 'credited' AND r.referrer_id IS NOT NULL
        FROM import_rows AS r JOIN import_seq AS m ON m.kind = 2 AND m.ref_id = r.id
       ORDER BY m.seq`,
     o.mailUnconfirmed ? [waitlistId, o.nowUs] : [waitlistId],

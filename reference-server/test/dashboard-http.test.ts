@@ -376,7 +376,7 @@ describe('waitlist settings and subscribers', () => {
     const lines = csv.html.trim().split('\r\n');
     // The export's columns (docs/moving-a-list.md#the-export): the import's, then the line's.
     expect(lines[0]).toBe(
-      'email,joined_at,referred_by,confirmed,lang,utm_source,utm_medium,utm_campaign,utm_term,utm_content,referrer,landing,id,position,status,referral_code,referral_count,admitted_at',
+      'email,joined_at,referred_by,confirmed,lang,utm_source,utm_medium,utm_campaign,utm_term,utm_content,referrer,landing,channel,id,position,status,referral_code,referral_count,admitted_at',
     );
     expect(lines).toHaveLength(64);
     expect(lines[1]).toMatch(/^"'=cmd@evil\.example",\d{4}-.*,sub_\w+,1,waiting,/);

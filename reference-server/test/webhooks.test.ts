@@ -4,6 +4,8 @@
  * not write), retries on the schedule, redirects not followed, filters, URL rules, a slow
  * receiver that never delays a 202, and a SIGKILL in the middle of a burst that loses nothing.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { webhooks } from '@waitlistkit/client';
 import { WebhookEventSchema } from '@waitlistkit/protocol';
 import { cli, type RunningServer, seedTenant, startServer, tempDir } from '@waitlistkit/testkit';
@@ -105,6 +107,42 @@ describe('webhooks', () => {
       ).toThrow();
     } finally {
       await r.close();
+    }
+  });
+
+  it('carries the answers to fields, the source and the channel in subscriber.created', async () => {
+    const r = await receiver(() => 200);
+    const files = tempDir();
+    try {
+      const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+      const fields = join(files.dir, 'fields.json');
+      writeFileSync(
+        fields,
+        JSON.stringify([{ key: 'company', label: 'Company', type: 'text', required: true }]),
+      );
+      await h.cli(['waitlist', 'update', '--waitlist', t.waitlistId, '--fields', fields]);
+      const hook = await endpoint(t, `${r.url}/hook`);
+      const signup = await publicPost(h.server, t.waitlistId, {
+        email: 'asked@example.com',
+        fields: { company: 'Acme' },
+        source: { utm_source: 'newsletter', landing: 'https://landing.example/launch?x=1' },
+      });
+      expect(signup.status).toBe(202);
+      const [got] = await until('the delivery', () => r.received.length > 0 && r.received);
+      const headers = got?.headers as Record<string, string>;
+      const event = new Webhook(hook.secret).verify(got?.body as string, headers) as {
+        data: Record<string, unknown>;
+      };
+      expect(webhooks.unwrap(got?.body as string, headers, hook.secret)).toEqual(event);
+      expect(event.data).toMatchObject({
+        email: 'asked@example.com',
+        fields: { company: 'Acme' },
+        source: { utm_source: 'newsletter', landing: 'https://landing.example/launch' },
+        channel: 'newsletter',
+      });
+    } finally {
+      await r.close();
+      files.cleanup();
     }
   });
 

@@ -1,7 +1,7 @@
 /**
  * PostgreSQL for the benchmarks: the throwaway cluster of the server's PostgreSQL tests
  * (testkit's startPostgres: Debian's binaries, run as the `postgres` user when we are root), and
- * a `pg` client (the server's own copy of the driver) to seed, count and explain.
+ * a `pg` client (the server's own copy of the driver) to seed, count, explain and COPY.
  *
  * The tests' cluster skips fsync; a benchmark's does not: DURABLE puts PostgreSQL's defaults back
  * (every commit flushed to disk, as SQLite's synchronous = FULL), with shared buffers large enough
@@ -10,7 +10,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { createDatabase, dropDatabase, startPostgres } from '@waitlistkit/testkit';
+import { from as copyFrom } from 'pg-copy-streams';
 import { cpuSeconds, statFields } from './cpu.js';
 import { WORKSPACE_ROOT } from './paths.js';
 
@@ -33,6 +36,11 @@ export interface PgClient {
   end(): Promise<void>;
 }
 
+/** `pg` given pg-copy-streams' query object answers it back: the stream to write COPY's rows to. */
+interface CopyClient {
+  query(query: ReturnType<typeof copyFrom>): ReturnType<typeof copyFrom>;
+}
+
 /** The server's `pg`, so the benchmarks need no copy of their own. */
 const pg = createRequire(join(WORKSPACE_ROOT, 'reference-server/package.json'))('pg') as {
   Client: new (config: { connectionString: string }) => PgClient;
@@ -47,6 +55,29 @@ export async function withClient<T>(url: string, fn: (client: PgClient) => Promi
   } finally {
     await client.end();
   }
+}
+
+/**
+ * `COPY table (columns) FROM STDIN` of `chunks` (COPY's text format, rows already made), alone in
+ * one transaction on a connection opened beforehand; the seconds from BEGIN to COMMIT.
+ */
+export function copyIn(
+  url: string,
+  table: string,
+  columns: readonly string[],
+  chunks: readonly Buffer[],
+): Promise<number> {
+  return withClient(url, async (client) => {
+    const t0 = performance.now();
+    await client.query('BEGIN');
+    const copy = (client as unknown as CopyClient).query(
+      copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`),
+    );
+    // Finished once PostgreSQL has answered the COPY, every row written.
+    await pipeline(Readable.from(chunks), copy);
+    await client.query('COMMIT');
+    return (performance.now() - t0) / 1000;
+  });
 }
 
 export interface Cluster {

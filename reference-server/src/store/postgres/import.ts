@@ -44,7 +44,7 @@ export async function openPostgresImport(pool: pg.Pool, waitlistId: string): Pro
       await db.exec('BEGIN ISOLATION LEVEL READ COMMITTED');
       try {
         await db.run('SELECT id FROM waitlists WHERE id = ? FOR UPDATE', [waitlistId]);
-        await freeCodes(db, waitlistId, generateReferralCode);
+        await freeCodes(db, postgres, waitlistId, generateReferralCode);
         const counts = await mergeImport(db, waitlistId, options);
         if (counts === null) {
           await db.exec('ROLLBACK');

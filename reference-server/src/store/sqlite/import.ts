@@ -34,7 +34,7 @@ export async function openSqliteImport(path: string, waitlistId: string): Promis
     async commit(options) {
       await db.run('BEGIN IMMEDIATE');
       try {
-        await freeCodes(db, waitlistId, generateReferralCode);
+        await freeCodes(db, sqlite, waitlistId, generateReferralCode);
         const counts = await mergeImport(db, waitlistId, options);
         await db.run(counts === null ? 'ROLLBACK' : 'COMMIT');
         return counts;

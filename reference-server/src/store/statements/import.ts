@@ -174,7 +174,10 @@ export async function keysOnList(db: Db, d: Dialect, waitlistId: string, keys: r
  */
 async function resolve(db: Db, waitlistId: string): Promise<void> {
   await db.run('CREATE INDEX IF NOT EXISTS import_rows_code ON import_rows (code)');
-  await db.run('UPDATE import_rows SET existing_id = NULL, referrer_id = NULL');
+  // Settled afresh (a preview ran before the merge); a million rows already NULL are not rewritten.
+  await db.run(
+    'UPDATE import_rows SET existing_id = NULL, referrer_id = NULL WHERE existing_id IS NOT NULL OR referrer_id IS NOT NULL',
+  );
   await db.run(
     `UPDATE import_rows SET existing_id = s.id FROM subscribers AS s
       WHERE s.waitlist_id = ? AND s.email_norm = import_rows.norm`,
@@ -219,19 +222,34 @@ export async function previewImport(db: Db, waitlistId: string): Promise<ImportC
   return counts(db);
 }
 
-/** Codes of the staged rows taken on the list or earlier in the file: drawn again until none is. */
-export async function freeCodes(db: Db, waitlistId: string, draw: () => string): Promise<void> {
+/**
+ * Codes of the staged rows taken on the list or earlier in the file: drawn again until none is.
+ * The first pass reads every row; a later one only the rows just drawn again (a fresh code can meet
+ * any row's, before or after it), since the others were settled.
+ */
+export async function freeCodes(db: Db, d: Dialect, waitlistId: string, draw: () => string): Promise<void> {
   await db.run('CREATE INDEX IF NOT EXISTS import_rows_code ON import_rows (code)');
-  for (;;) {
-    const taken = await db.all<{ line: number }>(
-      `SELECT r.line FROM import_rows AS r
-        WHERE EXISTS (SELECT 1 FROM subscribers WHERE waitlist_id = ? AND referral_code = r.code)
-           OR EXISTS (SELECT 1 FROM import_rows AS o WHERE o.code = r.code AND o.line < r.line)`,
-      [waitlistId],
+  const onList = 'EXISTS (SELECT 1 FROM subscribers WHERE waitlist_id = ?1 AND referral_code = r.code)';
+  let taken = await db.all<{ line: number }>(
+    `SELECT r.line FROM import_rows AS r
+      WHERE ${onList} OR EXISTS (SELECT 1 FROM import_rows AS o WHERE o.code = r.code AND o.line < r.line)
+      ORDER BY r.line`,
+    [waitlistId],
+  );
+  while (taken.length > 0) {
+    const lines = taken.map((t) => Number(t.line));
+    await db.run(
+      `UPDATE import_rows SET code = c.code FROM ${d.rows('c', { line: 'bigint', code: 'text' })}
+        WHERE import_rows.line = c.line`,
+      [JSON.stringify(lines.map((line) => [line, draw()]))],
     );
-    if (taken.length === 0) return;
-    for (const { line } of taken)
-      await db.run('UPDATE import_rows SET code = ? WHERE line = ?', [draw(), line]);
+    taken = await db.all<{ line: number }>(
+      `SELECT r.line FROM import_rows AS r
+        WHERE ${d.anyOf('r.line', 'bigint', '?2')}
+          AND (${onList} OR EXISTS (SELECT 1 FROM import_rows AS o WHERE o.code = r.code AND o.line <> r.line))
+        ORDER BY r.line`,
+      [waitlistId, lines],
+    );
   }
 }
 

@@ -335,6 +335,55 @@ describe('the list by channel', () => {
       expect((await errorOf(res)).message).toMatch(/`channel`/);
     }
   });
+
+  it("counts direct's total exactly, waiting and admitted, through admissions and an erasure", async () => {
+    const t = await h.tenant({ waitlist: ['--origins', ORIGIN, '--ip-limit', '1000', '--referrals', 'on'] });
+    const sign = async (email: string, extra: object = {}) =>
+      (await (await publicPost(h.server, t.waitlistId, { email, ...extra })).json()) as {
+        referral_code: string;
+      };
+    const ref = await sign('ref@example.com');
+    for (const email of ['d1@example.com', 'd2@example.com', 'd3@example.com', 'd4@example.com'])
+      await sign(email);
+    await sign('u@example.com', { source: { utm_source: 'ads' } });
+    await sign('r@example.com', { referral_code: ref.referral_code, source: { utm_source: 'ads' } });
+    const idOf = async (email: string) => {
+      const q = `?q=${encodeURIComponent(email)}`;
+      const found = (await listOf(t, q)).items[0] ?? (await listOf(t, `${q}&status=admitted`)).items[0];
+      return found?.id as string;
+    };
+    const direct = async (status: string) => {
+      const page = await listOf(t, `?channel=direct&status=${status}&limit=2`);
+      const all = await listOf(t, `?status=${status}&limit=100`);
+      // The total is the count of the direct among every listed row, whichever way it is counted.
+      expect(page.total).toBe(all.items.filter((s) => s.channel === 'direct').length);
+      return page.total;
+    };
+    expect([await direct('waiting'), await direct('admitted')]).toEqual([5, 0]);
+    const admit = async (emails: string[]) => {
+      const res = await fetch(`${h.server.url}/v1/api/waitlists/${t.waitlistId}/admissions`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${t.key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ subscriber_ids: await Promise.all(emails.map(idOf)) }),
+      });
+      expect(res.status).toBe(200);
+    };
+    await admit(['d1@example.com', 'u@example.com', 'r@example.com']);
+    expect([await direct('waiting'), await direct('admitted')]).toEqual([4, 1]);
+    const erase = async (email: string) => {
+      const res = await fetch(
+        `${h.server.url}/v1/api/waitlists/${t.waitlistId}/subscribers/${await idOf(email)}`,
+        {
+          method: 'DELETE',
+          headers: { Authorization: `Bearer ${t.key}` },
+        },
+      );
+      expect(res.status).toBe(204);
+    };
+    await erase('d1@example.com');
+    await erase('d2@example.com');
+    expect([await direct('waiting'), await direct('admitted')]).toEqual([3, 0]);
+  });
 });
 
 describe('the public form', () => {

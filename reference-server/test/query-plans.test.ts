@@ -3,7 +3,8 @@
  * the migrated schema: a statement that finds rows by a list of ids looks them up by primary key,
  * and never walks a whole waitlist through an index that starts with waitlist_id (at 1M
  * subscribers that walk made an admission of 1,000 take most of a second); a search asks the
- * trigram index and reads only its candidates; the outbox's claim, erasure and pruning go by index.
+ * trigram index and reads only its candidates; the total of the channel filter's `direct` counts
+ * the other channels' index entries only; the outbox's claim, erasure and pruning go by index.
  */
 import { SubscriberStatus } from '@waitlistkit/protocol';
 import { tempDir } from '@waitlistkit/testkit';
@@ -13,6 +14,7 @@ import type { Connection } from '../src/store/sqlite/connection.js';
 import { openDatabase } from '../src/store/sqlite/database.js';
 import { sqlite } from '../src/store/sqlite/dialect.js';
 import { listSubscribers, SEARCH_CANDIDATES, SEARCH_FROM, SEARCH_MATCHES } from '../src/store/sqlite/line.js';
+import { OTHER_CHANNELS } from '../src/store/statements/channel-page.js';
 import * as idempotency from '../src/store/statements/idempotency.js';
 import * as lifecycle from '../src/store/statements/lifecycle.js';
 import * as line from '../src/store/statements/line.js';
@@ -52,6 +54,18 @@ describe('statements by a list of ids', () => {
       expect(details.filter((d) => d.includes('waitlist_id=?') || /SCAN subscribers/.test(d))).toEqual([]);
     });
   }
+});
+
+describe("the channel filter's direct total", () => {
+  it('counts the rows of the other channels in their own indexes alone, waiting and admitted', async () => {
+    for (const admitted of [false, true]) {
+      const details = await plan(OTHER_CHANNELS(sqlite, admitted), ['wl_1']);
+      expect(
+        details.filter((d) => /USING COVERING INDEX subscribers_(credited|channel) /.test(d)),
+      ).toHaveLength(2);
+      expect(details.filter((d) => /SCAN subscribers\b|USING INDEX/.test(d))).toEqual([]);
+    }
+  });
 });
 
 describe('an erasure in the kept answers', () => {

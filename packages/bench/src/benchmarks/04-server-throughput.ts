@@ -35,6 +35,17 @@ const FIELDS_GOAL_RATIO = 0.9;
 
 type RowId = (typeof THROUGHPUT_ROWS)[number]['id'];
 
+/**
+ * The scenarios in the order a round runs them: the table's, but 4e beside 4a, its baseline,
+ * first in turn (4a then 4e, then 4e then 4a). Apart, the rows between them (PostgreSQL's among
+ * them, whose cluster keeps working after its load) and the drift of the shared machine would
+ * weigh on one side of 4e's ratio only.
+ */
+function roundOrder(ids: readonly RowId[], round: number): RowId[] {
+  const pair: RowId[] = round % 2 === 0 ? ['4a', '4e'] : ['4e', '4a'];
+  return ids.flatMap((id) => (id === '4a' ? pair : id === '4e' ? [] : [id]));
+}
+
 /** What a row loads: a hello-world or a scenario, with what its runs are checked and measured by. */
 interface Target extends LoadTarget {
   /** Sign-ups: the waitlist's subscribers, checked against wrk's 202s. */
@@ -113,7 +124,7 @@ export default {
       const serverCpu = (t: Target) => t.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
       if (warmup > 0) {
         ctx.log(`warming up (${warmup} s each)`);
-        for (const id of ids) {
+        for (const id of roundOrder(ids, 0)) {
           const t = target(id);
           check(
             id,
@@ -126,7 +137,7 @@ export default {
       const runsOf = (id: RowId) => runs.get(id) ?? [];
       for (let round = 0; round < reps; round++) {
         ctx.log(`round ${round + 1}/${reps} (${seconds} s per scenario)`);
-        for (const id of ids) {
+        for (const id of roundOrder(ids, round)) {
           const t = target(id);
           const rowsBefore = (await t.rows?.()) ?? 0;
           const cpuBefore = serverCpu(t);
@@ -236,7 +247,8 @@ export default {
               `${fmtInt(listSize)} seeded subscribers, referrals on.`,
             '4e: as 4a, on a waitlist of three fields (text required, select, checkbox); each sign-up answers ' +
               'two and sends all seven keys of `source` (page addresses with a query, kept as origin and path). ' +
-              'Its goal is its rate over 4a of the same round (median of the per-round ratios).',
+              'Its goal is its rate over 4a of the same round (median of the per-round ratios); in every round ' +
+              'the two run back to back, each first in turn.',
             `Checked in every run: no socket errors, every answer 202 (200 for 4d), and the rows each sign-up ` +
               `database gained equal the 202s wrk counted (${fmtInt(total202)} in all), give or take the ` +
               'requests in flight when wrk stopped.',

@@ -21,7 +21,7 @@ import type { Benchmark, Context } from '../lib/bench.js';
 import { type Headers, type HttpClient, httpClient } from '../lib/http.js';
 import { type PgClient, startCluster, withClient } from '../lib/postgres.js';
 import { HUGE_LIMIT, SUBSCRIBE_PATH } from '../lib/scenarios.js';
-import { positionsBySorting, SEARCH_Q, type SeedFacts, seedSubscribers, storeFields } from '../lib/seed.js';
+import { positionsBySorting, SEARCH_Q, type SeedFacts, seedSubscribers } from '../lib/seed.js';
 import { positionsBySortingPg, seedSubscribersPg } from '../lib/seed-postgres.js';
 import { startBenchServer } from '../lib/servers.js';
 import { fmtInt, fmtMs, fmtRatio, median, metCell, percentile } from '../lib/stats.js';
@@ -41,15 +41,19 @@ const ADMITTED_SHARE = 0.1;
 const FIELDS_SLACK = 1.1;
 
 /**
- * A second waitlist of the tenant, seeded like the first and with every row's answers and source
- * stored (lib/seed.ts storeFields), its fields defined so the answers are shown: the "with fields
- * stored" rows, measured in the same rounds as the first.
+ * The "with fields stored" rows' waitlist: one of `size` seeded like the first, in a file (or a
+ * PostgreSQL database) of its own of the same shape (one tenant, one waitlist; a shared file would make its pages compete
+ * with the first waitlist's for the cache), every row with its answers and source stored
+ * (lib/seed.ts STORED_EXTRAS, written with the row as a sign-up writes them) and its fields
+ * defined so the answers are shown. Measured in the same rounds as the first, on a server of its own.
  */
-async function withFieldsStored(db: string, dir: string, tenantId: string, size: number): Promise<string> {
-  const { waitlist_id: id } = await cli<{ waitlist_id: string }>(
-    ['waitlist', 'create', '--tenant', tenantId, '--name', 'With fields', '--referrals', 'on'],
-    { db },
-  );
+async function withFieldsStored(
+  dir: string,
+  size: number,
+  postgres?: string,
+): Promise<{ db: string; tenant: Tenant }> {
+  const db = postgres ?? join(dir, 'fields.db');
+  const tenant = await seedTenant(db, { waitlist: ['--referrals', 'on'] });
   const file = join(dir, 'fields.json');
   writeFileSync(
     file,
@@ -58,10 +62,10 @@ async function withFieldsStored(db: string, dir: string, tenantId: string, size:
       { key: 'role', label: 'Role', type: 'select', options: ['Engineer', 'Founder'] },
     ]),
   );
-  await cli(['waitlist', 'update', '--waitlist', id, '--fields', file], { db });
-  seedSubscribers(db, id, size);
-  storeFields(db, id);
-  return id;
+  await cli(['waitlist', 'update', '--waitlist', tenant.waitlistId, '--fields', file], { db });
+  if (postgres) await seedSubscribersPg(db, tenant.waitlistId, size, { extras: true });
+  else seedSubscribers(db, tenant.waitlistId, size, { extras: true });
+  return { db, tenant };
 }
 
 /** The server's answers carry no more than the protocol's types say (ids, positions, totals). */
@@ -131,11 +135,51 @@ async function boostPage1(
   return boosted1;
 }
 
-/** A GET to time: `auth` sends the key. */
+/** A GET to time: `auth` sends the key; `on`: another server than the first, with its client and key. */
 interface Measurement<K extends string> {
   key: K;
   path: string;
   auth?: boolean;
+  on?: { client: HttpClient; headers: Headers };
+}
+
+/** Untimed page 1s sent to each server before it is timed (see warmBoth). */
+const WARM_PAGES = 200;
+
+/**
+ * The first server and the "with fields stored" one brought to the same state before their
+ * figures are compared: a fresh process answers its first hundred requests slower (its code not
+ * yet optimised), and the first has already answered the checks.
+ */
+async function warmBoth(first: Waitlist, other: { client: HttpClient; path: string; headers: Headers }) {
+  for (const w of [first, other])
+    await w.client.timeGets(`${w.path}?page=1`, w.headers, 0, { warmup: WARM_PAGES });
+}
+
+/**
+ * Page 1 and q of the first waitlist and of the "with fields stored" one, in rounds of their own
+ * where the two servers take turns, one request each: in the rounds above the first server
+ * answers five requests to the other's one, and on a busy machine a process that answers more
+ * often answers faster (still on a core, its memory in the cache), which is not what is compared.
+ */
+async function withAndWithoutFields(
+  first: Waitlist,
+  other: { client: HttpClient; path: string; headers: Headers },
+  q: string,
+  n: number,
+) {
+  await warmBoth(first, other);
+  return roundRobin(
+    first.client,
+    [
+      { key: 'page1', path: `${first.path}?page=1`, auth: true },
+      { key: 'page1Fields', path: `${other.path}?page=1`, auth: true, on: other },
+      { key: 'q', path: `${first.path}${q}`, auth: true },
+      { key: 'qFields', path: `${other.path}${q}`, auth: true, on: other },
+    ],
+    first.headers,
+    n,
+  );
 }
 
 /** Round-robin timing of several GETs: `n` rounds, each request of each measurement once. */
@@ -145,12 +189,12 @@ async function roundRobin<K extends string>(
   headers: Headers,
   n: number,
 ): Promise<Record<K, number[]>> {
-  for (const m of measurements) await client.timeGets(m.path, m.auth ? headers : {}, 0, { warmup: 3 });
+  const time = (m: Measurement<K>, count: number, warmup: number) =>
+    (m.on?.client ?? client).timeGets(m.path, m.auth ? (m.on?.headers ?? headers) : {}, count, { warmup });
+  for (const m of measurements) await time(m, 0, 3);
   const times = Object.fromEntries(measurements.map((m) => [m.key, [] as number[]])) as Record<K, number[]>;
   for (let i = 0; i < n; i++) {
-    for (const m of measurements) {
-      times[m.key].push(...(await client.timeGets(m.path, m.auth ? headers : {}, 1, { warmup: 0 })));
-    }
+    for (const m of measurements) times[m.key].push(...(await time(m, 1, 0)));
   }
   return times;
 }
@@ -282,11 +326,12 @@ export default {
       const tenant = await seedTenant(db, { waitlist: ['--referrals', 'on'] });
       const t0 = performance.now();
       const seeded = seedSubscribers(db, tenant.waitlistId, size);
-      ctx.log(`seeded ${fmtInt(size)} subscribers in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-      const fieldsId =
-        size === sizes.at(-1) ? await withFieldsStored(db, dir, tenant.tenantId, size) : undefined;
+      const seedSeconds = (performance.now() - t0) / 1000;
+      ctx.log(`seeded ${fmtInt(size)} subscribers in ${seedSeconds.toFixed(1)} s`);
+      const fieldsFile = size === sizes.at(-1) ? await withFieldsStored(dir, size) : undefined;
+      if (fieldsFile) ctx.log(`seeded ${fmtInt(size)} subscribers with fields stored in a file of their own`);
       notes.push(
-        `${fmtInt(size)}: seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s ` +
+        `${fmtInt(size)}: seeded in ${seedSeconds.toFixed(1)} s ` +
           `(${fmtInt(statSync(db).size / 2 ** 20)} MiB); ${fmtInt(seeded.referrers)} referrers ` +
           `(${((seeded.referrers / size) * 100).toFixed(1)} %), q="${SEARCH_Q}" matches ${fmtInt(seeded.searchMatches)}.`,
       );
@@ -295,6 +340,19 @@ export default {
       const headers = { authorization: `Bearer ${tenant.key}` };
       const path = SUBSCRIBE_PATH(tenant.waitlistId, 'api');
       const waitlist: Waitlist = { client, path, headers, db, tenant, size };
+      // The fields file's server, the same as the first: it answers only the "with fields" rows.
+      const fieldsServer =
+        fieldsFile &&
+        (await startBenchServer({ db: fieldsFile.db, env: { WAITLIST_KEY_RATE_LIMIT: HUGE_LIMIT } }));
+      const fields =
+        fieldsFile && fieldsServer
+          ? {
+              client: httpClient(fieldsServer.url),
+              headers: { authorization: `Bearer ${fieldsFile.tenant.key}` },
+              path: SUBSCRIBE_PATH(fieldsFile.tenant.waitlistId, 'api'),
+            }
+          : undefined;
+      const direct = `${path}?page=1&channel=direct`;
       const lastPage = Math.ceil(size / LIMIT);
       const lastCount = size - (lastPage - 1) * LIMIT;
       const q = `?q=${encodeURIComponent(SEARCH_Q)}`;
@@ -310,35 +368,41 @@ export default {
         checkPage('q', await client.getJson<ListPage>(`${path}${q}`, headers), {
           total: seeded.searchMatches,
         });
-        const fieldsPath = fieldsId && SUBSCRIBE_PATH(fieldsId, 'api');
-        if (fieldsPath) {
-          const page = await client.getJson<ListPage>(`${fieldsPath}?page=1`, headers);
+        // The first subscriber is nobody's referee: page 1 of the direct ones starts at position 1.
+        const direct1 = await client.getJson<ListPage>(direct, headers);
+        checkPage('page 1, channel=direct', direct1, { total: size - seeded.referred, first: 1 });
+        assert(
+          direct1.items.length === LIMIT && direct1.items.every((s) => s.channel === 'direct'),
+          'page 1, channel=direct: an item of another channel, or fewer than a page',
+        );
+        if (fields) {
+          const page = await fields.client.getJson<ListPage>(`${fields.path}?page=1`, fields.headers);
           checkPage('page 1 with fields', page, { total: size, first: 1, last: LIMIT });
           assert(
-            page.items.every((s) => s.fields.company === 'Analytical Engines Ltd' && s.channel !== 'direct'),
+            page.items.every(
+              (s) => s.fields.company === 'Analytical Engines Ltd' && s.source.utm_source === 'newsletter',
+            ),
             'page 1 with fields: an item without its answers or source',
           );
-          checkPage('q with fields', await client.getJson<ListPage>(`${fieldsPath}${q}`, headers), {
-            total: seeded.searchMatches,
-          });
+          checkPage(
+            'q with fields',
+            await fields.client.getJson<ListPage>(`${fields.path}${q}`, fields.headers),
+            { total: seeded.searchMatches },
+          );
         }
         const plain = await roundRobin(
           client,
           [
             { key: 'healthz', path: '/healthz' },
             { key: 'page1', path: `${path}?page=1`, auth: true },
+            { key: 'page1Direct', path: direct, auth: true },
             { key: 'deep', path: `${path}?page=${lastPage}`, auth: true },
             { key: 'q', path: `${path}${q}`, auth: true },
-            ...(fieldsPath
-              ? [
-                  { key: 'page1Fields' as const, path: `${fieldsPath}?page=1`, auth: true },
-                  { key: 'qFields' as const, path: `${fieldsPath}${q}`, auth: true },
-                ]
-              : []),
           ],
           headers,
           n,
         );
+        const paired = fields && (await withAndWithoutFields(waitlist, fields, q, n));
         const boosted1 = await boostPage1(waitlist, plain1, '');
         checkPage('last page, boost', await client.getJson<ListPage>(`${path}?page=${lastPage}`, headers), {
           total: size,
@@ -394,12 +458,21 @@ export default {
         rows.push(
           row('/healthz (baseline)', plain.healthz, floor, '', false),
           row('page 1', plain.page1, floor, '≤ 5 ms', median(plain.page1) <= 5),
+          row('page 1, channel=direct', plain.page1Direct, floor),
           row(`last page (page ${fmtInt(lastPage)})`, plain.deep, floor, '', false),
           row(`q="${SEARCH_Q}"`, plain.q, floor, `≤ ${Q_GOAL_MS} ms`, qPlain <= Q_GOAL_MS),
-          ...(fieldsPath
+          ...(fields
             ? [
-                fieldsRow('page 1, with fields stored', plain.page1Fields ?? [], median(plain.page1)),
-                fieldsRow(`q="${SEARCH_Q}", with fields stored`, plain.qFields ?? [], qPlain),
+                fieldsRow(
+                  'page 1, with fields stored',
+                  paired?.page1Fields ?? [],
+                  median(paired?.page1 ?? []),
+                ),
+                fieldsRow(
+                  `q="${SEARCH_Q}", with fields stored`,
+                  paired?.qFields ?? [],
+                  median(paired?.q ?? []),
+                ),
               ]
             : []),
           row(`page 1, boost ${BOOST}`, boosted.page1, floorBoosted, '≤ 20 ms', median(boosted.page1) <= 20),
@@ -534,6 +607,8 @@ export default {
       } finally {
         client.close();
         await server.stop();
+        fields?.client.close();
+        await fieldsServer?.stop();
       }
     }
     const skippedPostgres = ctx.lacks('postgres', 'the PostgreSQL rows (page 1 and q on PostgreSQL)');
@@ -571,6 +646,12 @@ export default {
             `Boost ${BOOST} set with \`waitlist update --referral-boost ${BOOST}\` while the server ran. "q, boost" must ` +
               `stay within ${BOOST_SLACK_MS} ms of the unboosted q (the positions of search hits with a boost come from ` +
               'prefix counts over the referrers).',
+            '"with fields stored" (at the largest size): a waitlist seeded as the first, in a SQLite file of its ' +
+              'own with a server of its own, every row with two answers and a source of all seven keys; its goal ' +
+              'is its p50 over the same request of the first waitlist, the two measured in rounds of their own, ' +
+              'the servers taking turns (its baseline column is that p50). ' +
+              '"channel=direct": the first waitlist filtered to the subscribers credited to nobody and with no ' +
+              'source (all but the referred ones), its exact total included.',
             'Checked: totals, first and last positions of page 1 and the last page, the q total equals the seeded ' +
               'matches, positions increase within a page, the boost moves referrers up on page 1, and (up to 100k) the boosted positions of page 1 and of the q hits equal those of a full sort in SQL.',
             `Admissions: made with boost ${BOOST} in effect, so referrers ranked up go in early and the admitted are ` +
@@ -624,11 +705,23 @@ async function postgresSection(
       const seeded = await seedSubscribersPg(db, tenant.waitlistId, size);
       const seedSeconds = (performance.now() - t0) / 1000;
       ctx.log(`PostgreSQL: seeded ${fmtInt(size)} subscribers in ${seedSeconds.toFixed(1)} s`);
+      const fieldsFile = await withFieldsStored(ctx.tempDir(`list-pg-${size}`), size, cluster.database());
+      ctx.log(`PostgreSQL: seeded ${fmtInt(size)} subscribers with fields stored in a database of their own`);
       const server = await startBenchServer({ db, env: { WAITLIST_KEY_RATE_LIMIT: HUGE_LIMIT } });
       const client = httpClient(server.url);
       const headers = { authorization: `Bearer ${tenant.key}` };
       const path = SUBSCRIBE_PATH(tenant.waitlistId, 'api');
       const waitlist: Waitlist = { client, path, headers, db, tenant, size };
+      const fieldsServer = await startBenchServer({
+        db: fieldsFile.db,
+        env: { WAITLIST_KEY_RATE_LIMIT: HUGE_LIMIT },
+      });
+      const fields = {
+        client: httpClient(fieldsServer.url),
+        headers: { authorization: `Bearer ${fieldsFile.tenant.key}` },
+        path: SUBSCRIBE_PATH(fieldsFile.tenant.waitlistId, 'api'),
+      };
+      const direct = `${path}?page=1&channel=direct`;
       const q = `?q=${encodeURIComponent(SEARCH_Q)}`;
       const checkPositions = async (label: string, items: Subscriber[]) => {
         const sorted = await positionsBySortingPg(
@@ -644,12 +737,32 @@ async function postgresSection(
         const hits = await client.getJson<ListPage>(`${path}${q}`, headers);
         checkPage('PostgreSQL q', hits, { total: seeded.searchMatches });
         await checkPositions('q', hits.items);
+        const direct1 = await client.getJson<ListPage>(direct, headers);
+        checkPage('PostgreSQL page 1, channel=direct', direct1, { total: size - seeded.referred, first: 1 });
+        assert(
+          direct1.items.every((s) => s.channel === 'direct'),
+          'PostgreSQL page 1, channel=direct: an item of another channel',
+        );
+        const withFields1 = await fields.client.getJson<ListPage>(`${fields.path}?page=1`, fields.headers);
+        checkPage('PostgreSQL page 1 with fields', withFields1, { total: size, first: 1, last: LIMIT });
+        assert(
+          withFields1.items.every(
+            (s) => s.fields.company === 'Analytical Engines Ltd' && s.source.utm_source,
+          ),
+          'PostgreSQL page 1 with fields: an item without its answers or source',
+        );
         const measurements: Measurement<'healthz' | 'page1' | 'q'>[] = [
           { key: 'healthz', path: '/healthz' },
           { key: 'page1', path: `${path}?page=1`, auth: true },
           { key: 'q', path: `${path}${q}`, auth: true },
         ];
-        const plain = await roundRobin(client, measurements, headers, n);
+        const plain = await roundRobin(
+          client,
+          [...measurements, { key: 'page1Direct', path: direct, auth: true }],
+          headers,
+          n,
+        );
+        const paired = await withAndWithoutFields(waitlist, fields, q, n);
         // In the state q was just measured in (before the boost rewrites the referrers' rows).
         const countFloor = await withClient(db, (c) => searchFloor(c, tenant.waitlistId));
         const boosted1 = await boostPage1(waitlist, plain1, 'PostgreSQL ');
@@ -680,10 +793,18 @@ async function postgresSection(
           goal: size === goalSize ? goal : '',
           met: size === goalSize && goal ? metCell(met) : '',
         });
+        const fieldsRow = (name: string, times: number[], without: number): Row => ({
+          ...row(name, times, without, undefined, '', false),
+          goal: `≤ ${FIELDS_SLACK}× without`,
+          met: metCell(median(times) <= without * FIELDS_SLACK),
+        });
         rows.push(
           row('/healthz (baseline)', plain.healthz, floor, undefined, '', false),
           row('page 1', plain.page1, floor, same?.page1, '', false),
+          row('page 1, channel=direct', plain.page1Direct, floor, undefined, '', false),
           row(`q="${SEARCH_Q}"`, plain.q, floor, same?.q, `≤ ${Q_GOAL_MS} ms`, qPlain <= Q_GOAL_MS),
+          fieldsRow('page 1, with fields stored', paired.page1Fields, median(paired.page1)),
+          fieldsRow(`q="${SEARCH_Q}", with fields stored`, paired.qFields, median(paired.q)),
           row(`page 1, boost ${BOOST}`, boosted.page1, floorBoosted, same?.page1Boost, '', false),
           row(
             `q, boost ${BOOST}`,
@@ -706,7 +827,10 @@ async function postgresSection(
       } finally {
         client.close();
         await server.stop();
+        fields.client.close();
+        await fieldsServer.stop();
         cluster.drop(db);
+        cluster.drop(fieldsFile.db);
       }
     }
   } finally {
@@ -739,6 +863,8 @@ async function postgresSection(
         'and join times; ids and tokens random), with `last_seq` and `last_joined_us` on the waitlist row as its ' +
         "last sign-up would have left them; the table's indexes and keys dropped for the load and made again from " +
         "PostgreSQL's own definitions of them (so they are compact, as after a REINDEX), then VACUUM ANALYZE.",
+      '"with fields stored" and "channel=direct" as on SQLite: the first a database of its own in the same cluster ' +
+        'with a server of its own, its goal on the p50 of the same request without them, the servers taking turns.',
       'Checked: totals, page 1 from 1 to 25, the q total equals the seeded matches, the boost moves referrers up, ' +
         'and the positions of the q hits (and, boosted, of page 1) equal those of a full sort of the line in SQL.',
       "Every API request on PostgreSQL also takes the key's rate-limit bucket, a write transaction of its own in " +

@@ -31,6 +31,10 @@ const TYPES: Record<(typeof SUBSCRIBER_COLUMNS)[number], string> = {
   referral_count: 'bigint',
   rank_key: 'bigint',
   joined_us: 'bigint',
+  credited: 'boolean',
+  fields: 'text',
+  source: 'text',
+  source_channel: 'text',
 };
 
 const INSERT = `INSERT INTO subscribers (waitlist_id, ${SUBSCRIBER_COLUMNS.join(', ')})
@@ -70,17 +74,22 @@ async function dropIndexes(client: PgClient): Promise<() => Promise<void>> {
 }
 
 /**
- * Seeds `n` subscribers into `waitlistId` of the database at `url` (none there yet); returns
- * seed.ts's facts.
+ * Seeds `n` subscribers into `waitlistId` of the database at `url` (none there yet), with
+ * seed.ts's STORED_EXTRAS when `extras`; returns seed.ts's facts.
  */
-export async function seedSubscribersPg(url: string, waitlistId: string, n: number): Promise<SeedFacts> {
+export async function seedSubscribersPg(
+  url: string,
+  waitlistId: string,
+  n: number,
+  { extras = false } = {},
+): Promise<SeedFacts> {
   return withClient(url, async (client) => {
     const existing = await client.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM subscribers WHERE waitlist_id = $1',
       [waitlistId],
     );
     if (existing.rows[0]?.n !== 0) throw new Error(`waitlist ${waitlistId} already has subscribers`);
-    const { rows, facts } = subscriberRows(n);
+    const { rows, facts } = subscriberRows(n, { extras });
     await client.query('BEGIN');
     try {
       await client.query('SET LOCAL synchronous_commit = off');

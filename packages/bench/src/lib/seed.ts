@@ -8,7 +8,8 @@
  * increasing, `email_norm` and `email_search` the lower-cased address, unique ids, status tokens
  * and referral codes from the protocol's alphabets, and referrals that add up: about 7 % of the
  * subscribers are referrers with 1–5 credited referrals, each credit a later subscriber whose
- * `referred_by` points at them, and `rank_key = seq` (boost 0; benchmarks set a boost with the command
+ * `referred_by` points at them (and so `credited`: the list shows them as the `referral` channel),
+ * and `rank_key = seq` (boost 0; benchmarks set a boost with the command
  * line, which re-ranks the referrers as it would on any waitlist). Everyone is seeded
  * waiting (docs/subscribers.md#lifecycle): `admitted_us` stays NULL, nobody is erased (no `erased_seqs`), and the
  * waitlist's `admitted_count` and `erased_count` keep their 0; benchmarks admit through the API.
@@ -96,6 +97,10 @@ export const SUBSCRIBER_COLUMNS = [
   'referral_count',
   'rank_key',
   'joined_us',
+  'credited',
+  'fields',
+  'source',
+  'source_channel',
 ] as const;
 
 export type SubscriberRow = [
@@ -110,12 +115,37 @@ export type SubscriberRow = [
   referralCount: number,
   rankKey: number,
   joinedUs: number,
+  credited: 0 | 1,
+  fields: string | null,
+  source: string | null,
+  sourceChannel: string | null,
 ];
+
+/**
+ * The answers and source a sign-up of item 4e keeps (docs/subscribers.md#fields,
+ * docs/subscribers.md#attribution): two answers, all seven source keys, the channel they give.
+ * What item 5's "with fields stored" rows read.
+ */
+export const STORED_EXTRAS = {
+  fields: JSON.stringify({ company: 'Analytical Engines Ltd', role: 'Founder' }),
+  source: JSON.stringify({
+    utm_source: 'newsletter',
+    utm_medium: 'email',
+    utm_campaign: 'launch-2026',
+    utm_term: 'waitlist',
+    utm_content: 'header-link',
+    referrer: 'https://news.example/posts/launch',
+    landing: 'https://bench.example/',
+  }),
+  sourceChannel: 'newsletter',
+} as const;
 
 /** What was seeded, to check the server's answers against. */
 export interface SeedFacts {
   n: number;
   referrers: number;
+  /** Subscribers credited to a referrer: the `referral` channel; everyone else is `direct` (without extras). */
+  referred: number;
   /** Subscribers whose email contains SEARCH_Q. */
   searchMatches: number;
   lastJoinedUs: number;
@@ -127,11 +157,11 @@ export interface SeedFacts {
  * The subscribers of one waitlist as the seeders store them, one row of column values after
  * another; `facts` is filled in as the rows are made and complete once the last one is. The same
  * `seed` makes the same people, referrals and join times on either store; ids, status tokens come
- * from the CSPRNG.
+ * from the CSPRNG. `extras`: every row has STORED_EXTRAS' answers and source, else none.
  */
 export function subscriberRows(
   n: number,
-  { referrerShare = 0.07, seed = 42 } = {},
+  { referrerShare = 0.07, seed = 42, extras = false } = {},
 ): { rows: Generator<SubscriberRow>; facts: SeedFacts } {
   const random = rng(seed);
   const referralCount = new Int32Array(n);
@@ -150,7 +180,14 @@ export function subscriberRows(
   }
   const ids = randomStrings(BASE62_ALPHABET, 16, n).map((s) => IdPrefix.subscriber + s);
   const tokens = randomStrings(`${BASE62_ALPHABET}-_`, 24, n);
-  const facts: SeedFacts = { n, referrers: 0, searchMatches: 0, lastJoinedUs: 0, lastId: ids[n - 1] ?? '' };
+  const facts: SeedFacts = {
+    n,
+    referrers: 0,
+    referred: 0,
+    searchMatches: 0,
+    lastJoinedUs: 0,
+    lastId: ids[n - 1] ?? '',
+  };
   const pick = (list: readonly string[]) => list[Math.floor(random() * list.length)] as string;
   function* rows(): Generator<SubscriberRow> {
     // Joins spread over the past: about one every 2 s, strictly increasing, ending an hour ago.
@@ -171,6 +208,7 @@ export function subscriberRows(
       const count = referralCount[i] as number;
       const referrer = referredBy[i] as number;
       if (count > 0) facts.referrers++;
+      if (referrer !== -1) facts.referred++;
       facts.lastJoinedUs = joinedUs;
       yield [
         ids[i] as string,
@@ -184,6 +222,11 @@ export function subscriberRows(
         count,
         seq,
         joinedUs,
+        // Credited as it is referred: nobody confirms on these waitlists.
+        referrer === -1 ? 0 : 1,
+        extras ? STORED_EXTRAS.fields : null,
+        extras ? STORED_EXTRAS.source : null,
+        extras ? STORED_EXTRAS.sourceChannel : null,
       ];
     }
   }
@@ -192,9 +235,15 @@ export function subscriberRows(
 
 /**
  * Seeds `n` subscribers into `waitlistId` of the SQLite file `dbPath` (which must have no
- * subscribers in that waitlist yet). Returns facts the benchmarks check answers against.
+ * subscribers in that waitlist yet), with STORED_EXTRAS when `extras`. Returns facts the
+ * benchmarks check answers against.
  */
-export function seedSubscribers(dbPath: string, waitlistId: string, n: number): SeedFacts {
+export function seedSubscribers(
+  dbPath: string,
+  waitlistId: string,
+  n: number,
+  { extras = false } = {},
+): SeedFacts {
   const db = new Database(dbPath);
   try {
     // Bulk-load settings for this throw-away copy only; the server re-applies WAL and
@@ -209,40 +258,12 @@ export function seedSubscribers(dbPath: string, waitlistId: string, n: number): 
       `INSERT INTO subscribers (waitlist_id, ${SUBSCRIBER_COLUMNS.join(', ')})
        VALUES (?, ${SUBSCRIBER_COLUMNS.map(() => '?').join(', ')})`,
     );
-    const { rows, facts } = subscriberRows(n);
+    const { rows, facts } = subscriberRows(n, { extras });
     db.transaction(() => {
       for (const row of rows) insert.run(waitlistId, ...row);
     })();
     db.pragma('journal_mode = WAL');
     return facts;
-  } finally {
-    db.close();
-  }
-}
-
-/**
- * Gives every subscriber of the waitlist the answers and source a sign-up of item 4e keeps
- * (docs/subscribers.md#fields, docs/subscribers.md#attribution): two answers, all seven source
- * keys, the channel they give. What item 5's "with fields stored" rows read.
- */
-export function storeFields(dbPath: string, waitlistId: string): void {
-  const db = new Database(dbPath);
-  try {
-    db.prepare(
-      `UPDATE subscribers SET fields = ?, source = ?, source_channel = 'newsletter' WHERE waitlist_id = ?`,
-    ).run(
-      JSON.stringify({ company: 'Analytical Engines Ltd', role: 'Founder' }),
-      JSON.stringify({
-        utm_source: 'newsletter',
-        utm_medium: 'email',
-        utm_campaign: 'launch-2026',
-        utm_term: 'waitlist',
-        utm_content: 'header-link',
-        referrer: 'https://news.example/posts/launch',
-        landing: 'https://bench.example/',
-      }),
-      waitlistId,
-    );
   } finally {
     db.close();
   }

@@ -3,15 +3,7 @@
  * why the person got it, and what to do if it was not them. Pure, so every word is tested
  * without a mail server. The link opens a page with a button; nothing confirms on a click alone.
  */
-
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
+import { escapeHtml } from './html.js';
 
 export interface ConfirmationMailContent {
   subject: string;

@@ -17,6 +17,7 @@ import { operatorsOn } from './statements/operators.js';
 import { outboxOn } from './statements/outbox.js';
 import { revealsOn } from './statements/reveals.js';
 import { sessionsOn } from './statements/sessions.js';
+import { statsOn } from './statements/stats.js';
 import { subscribersOn } from './statements/subscribers.js';
 import { tenantsOn } from './statements/tenants.js';
 import { tokensOn } from './statements/tokens.js';
@@ -40,5 +41,6 @@ export function repositoriesOn<C extends Db>(db: C, d: Dialect, line: LineEngine
     outbox: outboxOn(db, d),
     reveals: revealsOn(db),
     meta: metaOn(db),
+    stats: statsOn(db),
   };
 }

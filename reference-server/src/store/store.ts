@@ -45,6 +45,7 @@ import type { Rule } from '../domain/throttle.js';
 import type { Limiter } from './limiter.js';
 import type { Reveals } from './reveals.js';
 import type { ListImport } from './statements/import.js';
+import type { Stats } from './stats.js';
 
 export interface Tenants {
   insert(name: string, plan: Plan, now: number): Promise<Tenant>;
@@ -359,6 +360,7 @@ export interface Repositories {
   outbox: Outbox;
   reveals: Reveals;
   meta: Meta;
+  stats: Stats;
 }
 
 export interface Store {

@@ -28,4 +28,82 @@ export const PART_THREE_MIGRATIONS: readonly string[] = [
   DROP INDEX subscribers_credited;
   CREATE INDEX subscribers_credited ON subscribers (waitlist_id, admitted_us) WHERE credited;
   `,
+  `
+  -- The launch's figures per waitlist, UTC day (days since 1970-01-01) and channel
+  -- (docs/insights.md#stats), as SQLite keeps them (its migrations.ts says how they count): kept
+  -- by triggers on every path that writes a subscriber, none on DELETE, so an erasure leaves past
+  -- days as they were. Inserts are counted once per statement from its new rows (an import of a
+  -- million rows is one upsert per day and channel, not a million); the rarer changes per row.
+  CREATE TABLE daily_counts (
+    waitlist_id TEXT NOT NULL,
+    day INTEGER NOT NULL,
+    channel TEXT NOT NULL,
+    views BIGINT NOT NULL DEFAULT 0,
+    signups BIGINT NOT NULL DEFAULT 0,
+    confirmed BIGINT NOT NULL DEFAULT 0,
+    referred BIGINT NOT NULL DEFAULT 0,
+    credits BIGINT NOT NULL DEFAULT 0,
+    admitted BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (waitlist_id, day, channel)
+  );
+  INSERT INTO daily_counts (waitlist_id, day, channel, signups, referred, confirmed, credits, admitted)
+    SELECT waitlist_id, day, channel, sum(s), sum(r), sum(c), sum(k), sum(a) FROM (
+      SELECT waitlist_id, joined_us / 86400000000 AS day, CASE WHEN credited THEN 'referral' ELSE coalesce(source_channel, 'direct') END AS channel,
+             1 AS s, credited::int AS r, 0 AS c, 0 AS k, 0 AS a FROM subscribers
+      UNION ALL
+      SELECT waitlist_id, confirmed_us / 86400000000, CASE WHEN credited THEN 'referral' ELSE coalesce(source_channel, 'direct') END, 0, 0, 1, 0, 0
+        FROM subscribers WHERE confirmed_us IS NOT NULL
+      UNION ALL
+      SELECT waitlist_id, coalesce(confirmed_us, joined_us) / 86400000000, 'referral', 0, 0, 0, 1, 0
+        FROM subscribers WHERE credited
+      UNION ALL
+      SELECT waitlist_id, admitted_us / 86400000000, CASE WHEN credited THEN 'referral' ELSE coalesce(source_channel, 'direct') END, 0, 0, 0, 0, 1
+        FROM subscribers WHERE admitted_us IS NOT NULL
+    ) AS counted GROUP BY waitlist_id, day, channel;
+  CREATE FUNCTION daily_signups() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO daily_counts AS c (waitlist_id, day, channel, signups, referred, credits)
+      SELECT waitlist_id, joined_us / 86400000000, CASE WHEN credited THEN 'referral' ELSE coalesce(source_channel, 'direct') END, count(*),
+             count(*) FILTER (WHERE credited), count(*) FILTER (WHERE credited)
+        FROM new_rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+      ON CONFLICT (waitlist_id, day, channel) DO UPDATE SET signups = c.signups + excluded.signups,
+        referred = c.referred + excluded.referred, credits = c.credits + excluded.credits;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER daily_signup AFTER INSERT ON subscribers REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION daily_signups();
+  CREATE FUNCTION daily_credit() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE daily_counts SET signups = signups - 1
+     WHERE waitlist_id = NEW.waitlist_id AND day = NEW.joined_us / 86400000000
+       AND channel = coalesce(NEW.source_channel, 'direct');
+    INSERT INTO daily_counts AS c (waitlist_id, day, channel, signups, referred)
+      VALUES (NEW.waitlist_id, NEW.joined_us / 86400000000, 'referral', 1, 1)
+      ON CONFLICT (waitlist_id, day, channel) DO UPDATE SET signups = c.signups + 1, referred = c.referred + 1;
+    INSERT INTO daily_counts AS c (waitlist_id, day, channel, credits)
+      VALUES (NEW.waitlist_id, coalesce(NEW.confirmed_us, NEW.joined_us) / 86400000000, 'referral', 1)
+      ON CONFLICT (waitlist_id, day, channel) DO UPDATE SET credits = c.credits + 1;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER daily_credit AFTER UPDATE OF credited ON subscribers
+    FOR EACH ROW WHEN (NEW.credited AND NOT OLD.credited) EXECUTE FUNCTION daily_credit();
+  CREATE FUNCTION daily_confirmed() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO daily_counts AS c (waitlist_id, day, channel, confirmed)
+      VALUES (NEW.waitlist_id, NEW.confirmed_us / 86400000000, CASE WHEN NEW.credited THEN 'referral' ELSE coalesce(NEW.source_channel, 'direct') END, 1)
+      ON CONFLICT (waitlist_id, day, channel) DO UPDATE SET confirmed = c.confirmed + 1;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER daily_confirmed AFTER UPDATE OF confirmed_us ON subscribers
+    FOR EACH ROW WHEN (OLD.confirmed_us IS NULL AND NEW.confirmed_us IS NOT NULL) EXECUTE FUNCTION daily_confirmed();
+  CREATE FUNCTION daily_admitted() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO daily_counts AS c (waitlist_id, day, channel, admitted)
+      VALUES (NEW.waitlist_id, NEW.admitted_us / 86400000000, CASE WHEN NEW.credited THEN 'referral' ELSE coalesce(NEW.source_channel, 'direct') END, 1)
+      ON CONFLICT (waitlist_id, day, channel) DO UPDATE SET admitted = c.admitted + 1;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER daily_admitted AFTER UPDATE OF admitted_us ON subscribers
+    FOR EACH ROW WHEN (OLD.admitted_us IS NULL AND NEW.admitted_us IS NOT NULL) EXECUTE FUNCTION daily_admitted();
+  `,
 ];

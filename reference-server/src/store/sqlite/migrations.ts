@@ -138,6 +138,73 @@ export const MIGRATIONS: readonly Migration[] = [
   DROP INDEX subscribers_credited;
   CREATE INDEX subscribers_credited ON subscribers (waitlist_id, admitted_us) WHERE credited = 1;
   `,
+  `
+  -- The launch's figures per waitlist, UTC day (days since 1970-01-01) and channel
+  -- (docs/insights.md#stats): counters with nothing about a person in them. The triggers below keep
+  -- them on every path that writes a subscriber (sign-up, import, confirmation, credit, admission),
+  -- so no use case counts; none fires on DELETE, so an erasure leaves past days as they were.
+  -- A sign-up counts on the day it joined (an imported row on its joined_at), under its channel
+  -- then; a credit moves it to 'referral' on that day and counts a credit on the day it is given.
+  CREATE TABLE daily_counts (
+    waitlist_id TEXT NOT NULL,
+    day INTEGER NOT NULL,
+    channel TEXT NOT NULL,
+    views INTEGER NOT NULL DEFAULT 0,
+    signups INTEGER NOT NULL DEFAULT 0,
+    confirmed INTEGER NOT NULL DEFAULT 0,
+    referred INTEGER NOT NULL DEFAULT 0,
+    credits INTEGER NOT NULL DEFAULT 0,
+    admitted INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (waitlist_id, day, channel)
+  ) WITHOUT ROWID;
+  INSERT INTO daily_counts (waitlist_id, day, channel, signups, referred, confirmed, credits, admitted)
+    SELECT waitlist_id, day, channel, sum(s), sum(r), sum(c), sum(k), sum(a) FROM (
+      SELECT waitlist_id, joined_us / 86400000000 AS day, iif(credited, 'referral', coalesce(source_channel, 'direct')) AS channel,
+             1 AS s, credited AS r, 0 AS c, 0 AS k, 0 AS a FROM subscribers
+      UNION ALL
+      SELECT waitlist_id, confirmed_us / 86400000000, iif(credited, 'referral', coalesce(source_channel, 'direct')),
+             0, 0, 1, 0, 0 FROM subscribers WHERE confirmed_us IS NOT NULL
+      UNION ALL
+      SELECT waitlist_id, coalesce(confirmed_us, joined_us) / 86400000000, 'referral', 0, 0, 0, 1, 0
+        FROM subscribers WHERE credited
+      UNION ALL
+      SELECT waitlist_id, admitted_us / 86400000000, iif(credited, 'referral', coalesce(source_channel, 'direct')),
+             0, 0, 0, 0, 1 FROM subscribers WHERE admitted_us IS NOT NULL
+    ) GROUP BY waitlist_id, day, channel;
+  CREATE TRIGGER daily_signup AFTER INSERT ON subscribers BEGIN
+    INSERT INTO daily_counts (waitlist_id, day, channel, signups, referred, credits)
+      VALUES (NEW.waitlist_id, NEW.joined_us / 86400000000,
+              iif(NEW.credited, 'referral', coalesce(NEW.source_channel, 'direct')), 1, NEW.credited, NEW.credited)
+      ON CONFLICT DO UPDATE SET signups = signups + 1, referred = referred + excluded.referred,
+                                credits = credits + excluded.credits;
+  END;
+  CREATE TRIGGER daily_credit AFTER UPDATE OF credited ON subscribers
+    WHEN NEW.credited AND NOT OLD.credited BEGIN
+    UPDATE daily_counts SET signups = signups - 1
+     WHERE waitlist_id = NEW.waitlist_id AND day = NEW.joined_us / 86400000000
+       AND channel = coalesce(NEW.source_channel, 'direct');
+    INSERT INTO daily_counts (waitlist_id, day, channel, signups, referred)
+      VALUES (NEW.waitlist_id, NEW.joined_us / 86400000000, 'referral', 1, 1)
+      ON CONFLICT DO UPDATE SET signups = signups + 1, referred = referred + 1;
+    INSERT INTO daily_counts (waitlist_id, day, channel, credits)
+      VALUES (NEW.waitlist_id, coalesce(NEW.confirmed_us, NEW.joined_us) / 86400000000, 'referral', 1)
+      ON CONFLICT DO UPDATE SET credits = credits + 1;
+  END;
+  CREATE TRIGGER daily_confirmed AFTER UPDATE OF confirmed_us ON subscribers
+    WHEN OLD.confirmed_us IS NULL AND NEW.confirmed_us IS NOT NULL BEGIN
+    INSERT INTO daily_counts (waitlist_id, day, channel, confirmed)
+      VALUES (NEW.waitlist_id, NEW.confirmed_us / 86400000000,
+              iif(NEW.credited, 'referral', coalesce(NEW.source_channel, 'direct')), 1)
+      ON CONFLICT DO UPDATE SET confirmed = confirmed + 1;
+  END;
+  CREATE TRIGGER daily_admitted AFTER UPDATE OF admitted_us ON subscribers
+    WHEN OLD.admitted_us IS NULL AND NEW.admitted_us IS NOT NULL BEGIN
+    INSERT INTO daily_counts (waitlist_id, day, channel, admitted)
+      VALUES (NEW.waitlist_id, NEW.admitted_us / 86400000000,
+              iif(NEW.credited, 'referral', coalesce(NEW.source_channel, 'direct')), 1)
+      ON CONFLICT DO UPDATE SET admitted = admitted + 1;
+  END;
+  `,
 ];
 
 /** BEGIN IMMEDIATE takes the write lock at once: a second process starting waits, then finds the steps applied. */

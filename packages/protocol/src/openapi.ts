@@ -15,7 +15,7 @@ import {
   WEBHOOK_SIGNATURE_VERSION,
   WebhookHeader,
 } from './constants.js';
-import { docs, ListQuerySchema, WebhookEventSchema } from './schemas.js';
+import { docs, ListQuerySchema, StatsQuerySchema, WebhookEventSchema } from './schemas.js';
 
 type Json = Record<string, unknown>;
 
@@ -117,8 +117,10 @@ const waitlistIdParameter = {
   schema: { type: 'string', pattern: '^wl_[A-Za-z0-9]+$' },
 };
 
-function listQueryParameters(): Json[] {
-  return Object.entries(ListQuerySchema.def.shape).map(([name, field]) => {
+function queryParameters(
+  shape: typeof ListQuerySchema.def.shape | typeof StatsQuerySchema.def.shape,
+): Json[] {
+  return Object.entries(shape).map(([name, field]) => {
     const schema = stripDialect(
       // The output side: integers, as OpenAPI describes query values sent as decimal text.
       z.toJSONSchema(field, { metadata: docs, io: 'output', target: 'draft-2020-12' }) as Json,
@@ -229,6 +231,8 @@ export function buildOpenApiDocument(): Json {
   const apiPath = '/v1/api/waitlists/{waitlist_id}/subscribers';
   const subscriberPath = `${apiPath}/{subscriber_id}`;
   const admissionsPath = '/v1/api/waitlists/{waitlist_id}/admissions';
+  const statsPath = '/v1/api/waitlists/{waitlist_id}/stats';
+  const viewsPath = '/v1/public/waitlists/{waitlist_id}/views';
   const notFoundSubscriber = errorResponse(
     '`not_found`: waitlist missing, archived or of another tenant, or no such subscriber on it.',
     rateLimitHeaders,
@@ -260,7 +264,7 @@ export function buildOpenApiDocument(): Json {
           summary: 'List subscribers',
           description: `Ordered by position. Needs scope \`${Scope.read}\`. Default page size ${LIMIT_DEFAULT}, maximum ${LIMIT_MAX}.`,
           security: [{ apiKey: [] }],
-          parameters: listQueryParameters(),
+          parameters: queryParameters(ListQuerySchema.def.shape),
           responses: apiResponses({
             '200': response('A page of subscribers.', rateLimitHeaders, json(ref('ListPage'))),
             '400': errorResponse('`invalid_request`: a query parameter is malformed.', rateLimitHeaders),
@@ -337,6 +341,52 @@ export function buildOpenApiDocument(): Json {
             ...idempotencyResponses,
           }),
         },
+      },
+      [statsPath]: {
+        parameters: [waitlistIdParameter],
+        get: {
+          tags: ['customer'],
+          operationId: 'getStats',
+          summary: 'How the launch is going',
+          description: `Needs scope \`${Scope.read}\`. Views, sign-ups, confirmations, referred sign-ups and admissions per UTC day, views and sign-ups per channel, and the totals, over at most 366 days (default the last 30). Read from aggregates kept per day: no personal data, and erasure changes no past day.`,
+          security: [{ apiKey: [] }],
+          parameters: queryParameters(StatsQuerySchema.def.shape),
+          responses: apiResponses({
+            '200': response('The figures of the range.', rateLimitHeaders, json(ref('Stats'))),
+            '400': errorResponse(
+              '`invalid_request`: `from` or `to` is not a calendar day written YYYY-MM-DD, `from` is after `to`, or the range is over 366 days (the message names the parameter).',
+              rateLimitHeaders,
+            ),
+          }),
+        },
+      },
+      [viewsPath]: {
+        parameters: [waitlistIdParameter],
+        post: {
+          tags: ['public'],
+          operationId: 'publicView',
+          summary: 'Count a view of the form (public)',
+          description:
+            'Needs an allowlisted Origin; counts towards the per-IP budget of the subscribe endpoint. Counts one view under the channel of `source` (docs/insights.md#views); no cookie, no identifier, nothing per person is kept. Also takes the JSON as `text/plain`, which `navigator.sendBeacon` can send across origins without a preflight.',
+          parameters: [originParameter],
+          requestBody: {
+            required: true,
+            content: { ...json(ref('ViewBody')), 'text/plain': { schema: ref('ViewBody') } },
+          },
+          responses: {
+            '204': response('Counted.'),
+            '400': errorResponse('`invalid_request`: the body is not `{}` or `{"source": {…}}`.'),
+            '404': publicNotFound,
+            '413': errorResponse(`\`payload_too_large\`: body over ${BODY_MAX_BYTES} bytes.`),
+            '415': errorResponse(
+              '`unsupported_media_type`: Content-Type is neither application/json nor text/plain.',
+            ),
+            '429': errorResponse('`rate_limit_exceeded`: the per-IP throttle (Retry-After: 60).', retryAfter),
+            '500': errorResponse('`internal_error`: transient; retry with backoff.'),
+            '503': unavailable,
+          },
+        },
+        options: preflight('publicViewPreflight'),
       },
       [publicPath]: {
         parameters: [waitlistIdParameter],

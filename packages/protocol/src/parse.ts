@@ -20,6 +20,10 @@ import {
   ListQuerySchema,
   type PublicSubscribeBody,
   PublicSubscribeBodySchema,
+  type StatsQuery,
+  StatsQuerySchema,
+  type ViewBody,
+  ViewBodySchema,
 } from './schemas.js';
 
 export interface ProblemBody {
@@ -144,6 +148,16 @@ export function parsePublicSubscribeBody(body: unknown): Parsed<SignupInput<Publ
 /** `POST .../gates` takes the empty object and nothing else (docs/gates.md#gates-before-the-submit). */
 export function parseGatesBody(body: unknown): Parsed<Record<string, never>> {
   return parseWith(GatesBodySchema, body);
+}
+
+/** `POST .../views` takes `{}` or `{"source": {…}}` (docs/insights.md#views). */
+export function parseViewBody(body: unknown): Parsed<ViewBody> {
+  return parseWith(ViewBodySchema, body);
+}
+
+/** The stats endpoint's `from` and `to`, each a `YYYY-MM-DD` given at most once. */
+export function parseStatsQuery(query: unknown): Parsed<StatsQuery> {
+  return parseWith(StatsQuerySchema, query);
 }
 
 export interface ListQuery {

@@ -265,6 +265,71 @@ export const AdmissionsResultSchema = doc(z.object({ items: z.array(SubscriberSc
 });
 export type AdmissionsResult = z.infer<typeof AdmissionsResultSchema>;
 
+// ---------------------------------------------------------------- insights (docs/insights.md#stats)
+
+const statsDate = (description: string) =>
+  doc(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')), {
+    description,
+    examples: ['2026-03-01'],
+  });
+
+/** Query of the stats endpoint; the server then checks the range (calendar days, at most 366). */
+export const StatsQuerySchema = z.object({
+  from: z.optional(statsDate('First UTC day, included; default the 30 days up to `to`.')),
+  to: z.optional(statsDate('Last UTC day, included; default today (UTC).')),
+});
+export type StatsQuery = z.infer<typeof StatsQuerySchema>;
+
+const count = (description: string) => doc(int(0), { description });
+const share = (description: string) => doc(z.nullable(z.number().check(z.minimum(0))), { description });
+
+export const StatsSchema = doc(
+  z.object({
+    days: z.array(
+      z.object({
+        date: doc(z.string(), { description: 'The UTC day, `YYYY-MM-DD`.' }),
+        views: count('Views of the form that day.'),
+        signups: count('Fresh sign-ups that day (an imported row on its `joined_at`).'),
+        confirmed: count('Addresses confirmed that day.'),
+        referred: count(
+          "Sign-ups of that day credited to a referrer (so far: a credit can come with the address's confirmation).",
+        ),
+        admitted: count('Subscribers let in that day.'),
+      }),
+    ),
+    channels: z.array(
+      z.object({
+        channel: doc(z.string(), {
+          description:
+            '`referral`, `direct`, a `utm_source` value or a referring host (docs/subscribers.md#attribution).',
+        }),
+        views: count('Views of the form from this channel over the range.'),
+        signups: count('Sign-ups from this channel over the range.'),
+      }),
+    ),
+    totals: z.object({
+      views: count('Views over the range.'),
+      signups: count('Sign-ups over the range.'),
+      conversion: share('Sign-ups ÷ views; null without views.'),
+      referred_share: share('Sign-ups credited to a referrer ÷ sign-ups; null without sign-ups.'),
+      k_factor: share('Referral credits given in the range ÷ sign-ups; null without sign-ups.'),
+    }),
+  }),
+  {
+    id: 'Stats',
+    description:
+      'How the launch is going over a range of UTC days (docs/insights.md#stats): every day of the range, oldest first; the channels, most sign-ups first; the totals. Counted as aggregates: erasing a subscriber changes no past day.',
+  },
+);
+export type Stats = z.infer<typeof StatsSchema>;
+
+export const ViewBodySchema = doc(z.strictObject({ source: z.optional(sourceInput) }), {
+  id: 'ViewBody',
+  description:
+    "Body of `POST .../views`: `{}`, or the page's `source` to count the view under its channel. Nothing about the visitor is kept.",
+});
+export type ViewBody = z.infer<typeof ViewBodySchema>;
+
 const countryCode = doc(
   z.string().check(z.regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO 3166-1 country code')),
   {

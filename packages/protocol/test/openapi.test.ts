@@ -24,16 +24,20 @@ describe('openapi.json', () => {
     );
     expect(ops.sort()).toEqual([
       'DELETE /v1/api/waitlists/{waitlist_id}/subscribers/{subscriber_id}',
+      // Part three's insights (docs/insights.md#stats, docs/insights.md#views).
+      'GET /v1/api/waitlists/{waitlist_id}/stats',
       'GET /v1/api/waitlists/{waitlist_id}/subscribers',
       'GET /v1/api/waitlists/{waitlist_id}/subscribers/{subscriber_id}',
       // The form (docs/endpoints.md#the-form).
       'GET /v1/public/waitlists/{waitlist_id}/form',
       'OPTIONS /v1/public/waitlists/{waitlist_id}/gates',
       'OPTIONS /v1/public/waitlists/{waitlist_id}/subscribers',
+      'OPTIONS /v1/public/waitlists/{waitlist_id}/views',
       'POST /v1/api/waitlists/{waitlist_id}/admissions',
       'POST /v1/api/waitlists/{waitlist_id}/subscribers',
       'POST /v1/public/waitlists/{waitlist_id}/gates',
       'POST /v1/public/waitlists/{waitlist_id}/subscribers',
+      'POST /v1/public/waitlists/{waitlist_id}/views',
     ]);
   });
 

@@ -14,8 +14,10 @@ import { ErasureCleanup } from './app/erasure-cleanup.js';
 import { Keys } from './app/keys.js';
 import { Sessions } from './app/sessions.js';
 import { PublicSignups } from './app/signup.js';
+import { Insights } from './app/stats.js';
 import { Subscribers } from './app/subscribers.js';
 import { Tenants } from './app/tenants.js';
+import { PublicViews } from './app/views.js';
 import { Waitlists } from './app/waitlists.js';
 import { type WebhookPolicy, Webhooks } from './app/webhooks.js';
 import { DomainError } from './domain/errors.js';
@@ -32,11 +34,13 @@ export interface OperatorServices {
   activity: ActivityLog;
   subscribers: Subscribers;
   webhooks: Webhooks;
+  insights: Insights;
 }
 
 export interface Container extends Context, OperatorServices {
   sessions: Sessions;
   signups: PublicSignups;
+  views: PublicViews;
   api: ApiRequests;
 }
 
@@ -120,6 +124,7 @@ export function operatorServices(
     activity: new ActivityLog(base),
     subscribers: new Subscribers({ ...base, erasureCleanup }),
     webhooks: new Webhooks(base, policy),
+    insights: new Insights(base),
   };
 }
 
@@ -133,6 +138,7 @@ export function createContainer(
     ...operatorServices(ctx.store, ctx.clock, { policy, erasureCleanup: ctx.erasureCleanup }),
     sessions: new Sessions(ctx),
     signups: new PublicSignups(ctx),
+    views: new PublicViews(ctx),
     api: new ApiRequests(ctx),
   };
 }

@@ -10,12 +10,21 @@ import {
   parseAdmissionsBody,
   parseApiCreateBody,
   parseListQuery,
+  parseStatsQuery,
   planAllowsApi,
   Scope,
+  type Stats,
 } from '@waitlistkit/protocol';
 import { countryOf } from '../adapters/geo.js';
-import { API_ADMIT_ORDER, API_CREATE_ORDER, API_LIST_ORDER, API_SUBSCRIBER_ORDER } from '../domain/checks.js';
+import {
+  API_ADMIT_ORDER,
+  API_CREATE_ORDER,
+  API_LIST_ORDER,
+  API_STATS_ORDER,
+  API_SUBSCRIBER_ORDER,
+} from '../domain/checks.js';
 import type { KeyGrant, ListedSubscriber, ListPage } from '../domain/records.js';
+import { statsRange } from '../domain/stats.js';
 import type { Repositories } from '../store/store.js';
 import {
   type ApiPost,
@@ -44,6 +53,7 @@ import {
 } from './create-checks.js';
 import { admitIn, eraseIn, type Who } from './lifecycle.js';
 import { refusal } from './refusal.js';
+import { readStats } from './stats.js';
 import { listPage } from './subscribers.js';
 
 export type { ApiPost, ApiRequest, ApiResult, Budget } from './api-access.js';
@@ -61,6 +71,7 @@ export class ApiRequests {
   private readonly creating;
   private readonly subscriber;
   private readonly admitting;
+  private readonly ranging;
 
   constructor(private readonly ctx: Context) {
     const parseBody = bodyCheck(parseApiCreateBody);
@@ -104,6 +115,16 @@ export class ApiRequests {
     this.admitting = accessChecks<ApiState<ApiPost>>(ctx)
       .prefixOf(API_ADMIT_ORDER)
       .check('body', bodyCheck(parseAdmissionsBody));
+    this.ranging = accessChecks<ApiState<ApiRequest & { query: unknown }>>(ctx)
+      .prefixOf(API_STATS_ORDER)
+      .check('range', (s) => {
+        const query = parseStatsQuery(s.request.query);
+        if (!query.ok) return { stop: refused(s.budget, refusal(query.error.code, query.error.message)) };
+        const range = statsRange(query.value.from, query.value.to, ctx.clock.now());
+        return range.ok
+          ? { range: range.value }
+          : { stop: refused(s.budget, refusal(ErrorCode.invalidRequest, range.reason)) };
+      });
   }
 
   /** Records use at most once a minute per key: a write per request would cost every request. */
@@ -154,6 +175,14 @@ export class ApiRequests {
     const page = await listPage(this.ctx.store, waitlist.id, query);
     if (!page) return refused(budget, NOT_FOUND);
     return this.answerRead(grant, budget, { ...page, page: query.page, limit: query.limit });
+  }
+
+  /** The launch's figures (docs/insights.md#stats), read from the day aggregates. */
+  async stats(request: ApiRequest & { query: unknown }): Promise<ApiResult<Stats>> {
+    const walked = await this.ranging.run({ request, scope: Scope.read });
+    if (walked.stop) return walked.stop;
+    const { grant, budget, waitlist, range } = walked.state;
+    return this.answerRead(grant, budget, await readStats(this.ctx.store, waitlist.id, range));
   }
 
   async get(request: SubscriberRequest): Promise<ApiResult<ListedSubscriber>> {

@@ -1,6 +1,6 @@
 /**
- * The public endpoints' walks (domain/checks.ts): subscribe (PUBLIC_ORDER) and its gates
- * (GATES_ORDER), which share their first checks. Each check establishes what the next take: the
+ * The public endpoints' walks (domain/checks.ts): subscribe (PUBLIC_ORDER), its gates
+ * (GATES_ORDER) and the form's views (VIEWS_ORDER), which share their first checks. Each check establishes what the next take: the
  * live `waitlist`, the allowed `origin` (only then may an answer carry CORS headers), the `body`,
  * the gate tokens that passed (`challenge`, `pow`: redeemed once every gate has passed, in the
  * sign-up's own write or with a later refusal), and which throttles counted the request.
@@ -12,10 +12,19 @@ import {
   PUBLIC_RETRY_AFTER_SECONDS,
   parseGatesBody,
   parsePublicSubscribeBody,
+  parseViewBody,
+  type Source,
   verifyPow,
 } from '@waitlistkit/protocol';
 import { countryOf } from '../adapters/geo.js';
-import { checks, GATES_ORDER, PUBLIC_ENTRY_ORDER, PUBLIC_ORDER, type Stop } from '../domain/checks.js';
+import {
+  checks,
+  GATES_ORDER,
+  PUBLIC_ENTRY_ORDER,
+  PUBLIC_ORDER,
+  type Stop,
+  VIEWS_ORDER,
+} from '../domain/checks.js';
 import { clientKey } from '../domain/client-key.js';
 import { isOriginAllowed } from '../domain/origins.js';
 import type { TokenUse, Waitlist } from '../domain/records.js';
@@ -77,6 +86,7 @@ const EMAIL_COUNTED = { emailCounted: true };
 const EMAIL_NOT_COUNTED = { emailCounted: false };
 const NO_CHALLENGE: { challenge: TokenUse | undefined } = { challenge: undefined };
 const NO_POW: { pow: TokenUse | undefined } = { pow: undefined };
+const NO_SOURCE: Source = {};
 
 /** The waitlist, when it is live. */
 export const live = (found: Waitlist | undefined): Waitlist | undefined =>
@@ -181,7 +191,12 @@ export function publicWalks(ctx: Context) {
     return body.ok ? undefined : { stop: { refusal: body.refusal } };
   });
 
-  return { signUp, gates };
+  const view = entry.prefixOf(VIEWS_ORDER).check('view_body', async (s) => {
+    const body = await parsedBody(s.input.readBody, parseViewBody);
+    return body.ok ? { source: body.value.source ?? NO_SOURCE } : { stop: { refusal: body.refusal } };
+  });
+
+  return { signUp, gates, view };
 }
 
 export type PublicWalks = ReturnType<typeof publicWalks>;

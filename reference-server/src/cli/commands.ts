@@ -6,6 +6,7 @@ import type { Command } from './command.js';
 import { IMPORT_COMMANDS } from './commands/import.js';
 import { KEY_COMMANDS } from './commands/keys.js';
 import { SERVER_COMMANDS } from './commands/server.js';
+import { STATS_COMMANDS } from './commands/stats.js';
 import { SUBSCRIBER_COMMANDS } from './commands/subscribers.js';
 import { TENANT_COMMANDS } from './commands/tenants.js';
 import { WAITLIST_COMMANDS } from './commands/waitlists.js';
@@ -20,6 +21,7 @@ export const COMMANDS: Command[] = [
   ...KEY_COMMANDS,
   ...SUBSCRIBER_COMMANDS,
   ...IMPORT_COMMANDS,
+  ...STATS_COMMANDS,
   ...WEBHOOK_COMMANDS,
 ];
 

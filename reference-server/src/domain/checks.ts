@@ -27,6 +27,8 @@ export const API_LIST_ORDER = [...API_ACCESS_ORDER, 'query'] as const;
 /** GET and DELETE of one subscriber: an unknown id, or one of another waitlist, is a 404 too. */
 export const API_SUBSCRIBER_ORDER = [...API_ACCESS_ORDER, 'subscriber'] as const;
 export const API_ADMIT_ORDER = [...API_ACCESS_ORDER, 'body'] as const;
+/** `GET .../stats` (docs/insights.md#stats): `from` and `to` a range of at most 366 days, or 400. */
+export const API_STATS_ORDER = [...API_ACCESS_ORDER, 'range'] as const;
 
 /** What both public endpoints (subscribe and its gates) pass first, in this order. */
 export const PUBLIC_ENTRY_ORDER = [
@@ -52,6 +54,12 @@ export const PUBLIC_ORDER = [
 export const GATES_ORDER = [
   ...PUBLIC_ENTRY_ORDER,
   'gates_body', // 413 / 415 / 400: `{}` and nothing else
+] as const;
+
+/** `POST .../views` (docs/insights.md#views): the subscribe endpoint's 404 and per-IP checks, then its own body. */
+export const VIEWS_ORDER = [
+  ...PUBLIC_ENTRY_ORDER,
+  'view_body', // 413 / 415 / 400: `{}` or `{"source": {…}}`
 ] as const;
 
 // ------------------------------------------------------------------ the walk

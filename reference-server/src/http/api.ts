@@ -62,6 +62,10 @@ export function apiRouter(app: Container): Router {
     reply(res, await app.api.erase({ ...request(req), subscriberId: String(req.params.subscriberId) }), 204);
   });
 
+  router.get('/waitlists/:waitlistId/stats', async (req, res) => {
+    reply(res, await app.api.stats({ ...request(req), query: req.query }), 200);
+  });
+
   router.post('/waitlists/:waitlistId/admissions', async (req, res) => {
     reply(res, await app.api.admit(post(req)), 200);
   });

@@ -17,10 +17,17 @@ const fail = (digest: string, code: ErrorCode, message: string): BodyRead => ({
 const tooLarge = () =>
   fail('too_large', ErrorCode.payloadTooLarge, `The body is larger than ${BODY_MAX_BYTES} bytes.`);
 
-function isJsonMediaType(header: string | undefined): boolean {
+/**
+ * Which media types a body of JSON may come as: `application/json`, and for the views of the form
+ * `text/plain` too, the one type `navigator.sendBeacon` sends across origins without a CORS
+ * preflight (docs/endpoints.md#views).
+ */
+export type JsonMediaTypes = 'json' | 'json_or_text';
+
+function isJsonMediaType(header: string | undefined, accepted: JsonMediaTypes): boolean {
   if (!header) return false;
   const [type, ...params] = header.split(';').map((part) => part.trim().toLowerCase());
-  if (type !== 'application/json') return false;
+  if (type !== 'application/json' && !(accepted === 'json_or_text' && type === 'text/plain')) return false;
   return params.every((p) => !p.startsWith('charset=') || p === 'charset=utf-8' || p === 'charset="utf-8"');
 }
 
@@ -56,25 +63,31 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * The request's body as a use case reads it: on demand, when its checks get there, and the
  * same answer every time it asks (a request's stream can be read only once).
  */
-export function bodyReader(req: IncomingMessage): () => Promise<BodyRead> {
+export function bodyReader(req: IncomingMessage, accepted: JsonMediaTypes = 'json'): () => Promise<BodyRead> {
   let body: Promise<BodyRead> | undefined;
   return () => {
-    body ??= readJsonBody(req);
+    body ??= readJsonBody(req, accepted);
     return body;
   };
 }
 
-async function readJsonBody(req: IncomingMessage, limit = BODY_MAX_BYTES): Promise<BodyRead> {
+async function readJsonBody(
+  req: IncomingMessage,
+  accepted: JsonMediaTypes,
+  limit = BODY_MAX_BYTES,
+): Promise<BodyRead> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return tooLarge();
   const raw = await readRaw(req, limit);
   if (raw === 'too_large') return tooLarge();
   const digest = sha256Hex(raw);
-  if (!isJsonMediaType(req.headers['content-type'])) {
+  if (!isJsonMediaType(req.headers['content-type'], accepted)) {
     return fail(
       digest,
       ErrorCode.unsupportedMediaType,
-      'Send the body as JSON with Content-Type: application/json.',
+      accepted === 'json'
+        ? 'Send the body as JSON with Content-Type: application/json.'
+        : 'Send the body as JSON with Content-Type: application/json or text/plain.',
     );
   }
   let text: string;

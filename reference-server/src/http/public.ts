@@ -18,6 +18,7 @@ export function publicRouter(app: Container, health: DatabaseHealth): Router {
 
   const subscribe = '/waitlists/:waitlistId/subscribers';
   const gates = '/waitlists/:waitlistId/gates';
+  const views = '/waitlists/:waitlistId/views';
   const input = (req: Request) => ({
     waitlistId: String(req.params.waitlistId),
     origin: req.headers.origin,
@@ -34,7 +35,7 @@ export function publicRouter(app: Container, health: DatabaseHealth): Router {
     return errorOutcome(ErrorCode.internalError, 'Something went wrong on our side; try again.');
   };
 
-  router.options([subscribe, gates], async (req, res) => {
+  router.options([subscribe, gates, views], async (req, res) => {
     const origin = await preflightOrigin(app, String(req.params.waitlistId), req.headers.origin);
     if (origin === undefined) return send(res, errorOutcome(ErrorCode.notFound, 'Waitlist not found.'));
     res
@@ -67,6 +68,15 @@ export function publicRouter(app: Container, health: DatabaseHealth): Router {
           : failed(res, 'gates', result.error);
     if (result.origin !== undefined) res.set(corsHeaders(result.origin));
     send(res, outcome);
+  });
+
+  // One view of the form (docs/insights.md#views): 204, nothing to read. The widget's beacon sends
+  // its JSON as text/plain, which needs no preflight.
+  router.post(views, async (req: Request, res: Response) => {
+    const result = await app.views.count({ ...input(req), readBody: bodyReader(req, 'json_or_text') });
+    if (result.origin !== undefined) res.set(corsHeaders(result.origin));
+    if (result.kind === 'counted') return void res.status(204).end();
+    send(res, result.kind === 'refused' ? refusalOutcome(result.refusal) : failed(res, 'view', result.error));
   });
 
   router.post(subscribe, async (req: Request, res: Response) => {

@@ -13,8 +13,10 @@ const REQUEST_OPTIONS: ReadonlyArray<keyof RequestOptions> = ['signal', 'timeout
 const POST_OPTIONS: ReadonlyArray<keyof PostRequestOptions> = [...REQUEST_OPTIONS, 'idempotencyKey'];
 
 export interface Signature {
-  /** The method's name; messages start `subscribers.<method>:`. */
+  /** The method's name; messages start `<area>.<method>:`. */
   method: string;
+  /** What the method is reached through: `subscribers` (the default), or `client` for `client.stats`. */
+  area?: 'subscribers' | 'client';
   /** The names its parameters object (the second argument) takes; `undefined` when it has none. */
   params?: readonly string[];
   /** Whether the method POSTs, and so takes `idempotencyKey`. */
@@ -49,7 +51,7 @@ function unknown(kind: 'parameter' | 'option', name: string, known: readonly str
 const POST_ONLY = '`idempotencyKey` applies only to create and admit, the methods that POST.';
 
 function checkParams(signature: Signature, known: readonly string[], params: unknown): void {
-  const prefix = `subscribers.${signature.method}:`;
+  const prefix = `${signature.area ?? 'subscribers'}.${signature.method}:`;
   if (!isObject(params)) {
     throw new TypeError(
       `${prefix} the parameters (second argument) must be an object, not ${describe(params)}.`,
@@ -69,7 +71,7 @@ function checkParams(signature: Signature, known: readonly string[], params: unk
 }
 
 function checkOptionNames(signature: Signature, options: unknown): void {
-  const prefix = `subscribers.${signature.method}:`;
+  const prefix = `${signature.area ?? 'subscribers'}.${signature.method}:`;
   if (options === undefined) return;
   if (!isObject(options)) {
     throw new TypeError(

@@ -1,8 +1,9 @@
 import type { FieldValues } from '@waitlistkit/protocol';
 import { resolveOptions } from './options.js';
+import { readStats, type StatsParams, type StatsResult } from './stats.js';
 import { Subscribers } from './subscribers.js';
 import { Transport } from './transport.js';
-import type { WaitlistClientOptions } from './types.js';
+import type { RequestOptions, WaitlistClientOptions } from './types.js';
 import { type Webhooks, webhooks } from './webhooks/index.js';
 
 /**
@@ -25,8 +26,20 @@ export class WaitlistClient<F extends FieldValues = FieldValues> {
    * `webhooks` export, which needs no client (nor API key) at all.
    */
   readonly webhooks: Webhooks = webhooks;
+  readonly #transport: Transport;
 
   constructor(options: WaitlistClientOptions) {
-    this.subscribers = new Subscribers<F>(new Transport(resolveOptions(options)));
+    this.#transport = new Transport(resolveOptions(options));
+    this.subscribers = new Subscribers<F>(this.#transport);
+  }
+
+  /**
+   * How the launch is going (docs/insights.md#stats): views, sign-ups, confirmations, referred
+   * sign-ups and admissions per UTC day, views and sign-ups per channel, and the totals
+   * (conversion, referred share, k-factor; `null` without a divisor). A range the service
+   * refuses (not calendar days, reversed, over 366 days) is an `InvalidRequestError` naming it.
+   */
+  stats(waitlistId: string, params: StatsParams = {}, options?: RequestOptions): Promise<StatsResult> {
+    return readStats(this.#transport, waitlistId, params, options);
   }
 }

@@ -7,6 +7,7 @@ export type {
   ListPage,
   ReferralCredit,
   ReferralCreditedEvent,
+  Stats,
   Subscriber,
   SubscriberAdmittedEvent,
   SubscriberConfirmedEvent,
@@ -21,6 +22,7 @@ export { ErrorCode, WEBHOOK_EVENT_TYPES, WebhookEventType, WebhookHeader } from 
 export { WaitlistClient } from './client.js';
 export * from './errors.js';
 export type { RateLimit } from './rate-limit.js';
+export type { StatsParams, StatsResult } from './stats.js';
 export type {
   AdmitParams,
   AdmitResult,

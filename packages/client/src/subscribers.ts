@@ -90,19 +90,20 @@ const CREATE: Signature = {
 const ADMIT: Signature = { method: 'admit', params: ['count', 'subscriberIds'], post: true };
 const DELETE: Signature = { method: 'delete' };
 
-/** One id as a path segment. */
+/** One id as a path segment; `method` as messages name it (`list`, or `client.stats`). */
 function segment(method: string, name: string, noun: string, value: unknown): string {
+  const prefix = method.includes('.') ? method : `subscribers.${method}`;
   if (typeof value !== 'string' || value === '') {
-    throw new TypeError(`subscribers.${method}: \`${name}\` must be a non-empty string.`);
+    throw new TypeError(`${prefix}: \`${name}\` must be a non-empty string.`);
   }
   // URLs resolve "." and ".." segments even when percent-encoded, so the id could escape its place.
   if (value === '.' || value === '..') {
-    throw new TypeError(`subscribers.${method}: "${value}" is not a ${noun} id.`);
+    throw new TypeError(`${prefix}: "${value}" is not a ${noun} id.`);
   }
   return encodeURIComponent(value);
 }
 
-function waitlistPath(method: string, waitlistId: string): string {
+export function waitlistPath(method: string, waitlistId: string): string {
   return `v1/api/waitlists/${segment(method, 'waitlistId', 'waitlist', waitlistId)}`;
 }
 

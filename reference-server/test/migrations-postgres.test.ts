@@ -193,3 +193,62 @@ describe('the migration that gives deliveries their subscriber', () => {
     }
   });
 });
+
+describe('the migration counting the days', () => {
+  const own = tempDir();
+  afterAll(() => own.cleanup());
+
+  it('counts the subscribers written before it by the days of their sign-up, confirmation, credit and admission', async () => {
+    const step = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE daily_counts'));
+    expect(step).toBeGreaterThan(0);
+    const day = (n: number) => n * 86_400_000_000 + 3_600_000_000;
+    const old = new pg.Client({ connectionString: own.db });
+    await old.connect();
+    try {
+      for (const migration of MIGRATIONS.slice(0, step)) await old.query(migration);
+      await old.query('CREATE TABLE schema_version (version INTEGER NOT NULL)');
+      await old.query('INSERT INTO schema_version VALUES ($1)', [step]);
+      await old.query(`
+        INSERT INTO tenants VALUES ('ten_1', 'T', 'pro', '2026-01-01T00:00:00Z');
+        INSERT INTO waitlists (id, tenant_id, name, settings, created_at, updated_at)
+          VALUES ('wl_1', 'ten_1', 'W', '{}', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
+        INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
+          status_token, rank_key, joined_us, confirmed_us, admitted_us, referred_by, credited, source_channel) VALUES
+          ('sub_1', 'wl_1', 1, 'a@example.com', 'a@example.com', 'a@example.com', 'AAAAAA', 'tok_1', 1,
+           ${day(20000)}, ${day(20001)}, ${day(20002)}, NULL, false, NULL),
+          ('sub_2', 'wl_1', 2, 'b@example.com', 'b@example.com', 'b@example.com', 'BBBBBB', 'tok_2', 2,
+           ${day(20000) + 1}, ${day(20003)}, NULL, 'sub_1', true, 'ads'),
+          ('sub_3', 'wl_1', 3, 'c@example.com', 'c@example.com', 'c@example.com', 'CCCCCC', 'tok_3', 3,
+           ${day(20001)}, NULL, NULL, NULL, false, 'ads');
+      `);
+    } finally {
+      await old.end();
+    }
+
+    const store = await openPostgresStore(own.db, { nowMicros: () => Date.now() * 1000, connections: 2 });
+    try {
+      const days = async () =>
+        (
+          await sql<Record<string, string | number>>(
+            own.db,
+            `SELECT day, channel, views, signups, confirmed, referred, credits, admitted
+               FROM daily_counts WHERE waitlist_id = 'wl_1' ORDER BY day, channel`,
+          )
+        ).map((row) => Object.values(row).map(String).join(' '));
+      const counted = [
+        '20000 direct 0 1 0 0 0 0',
+        '20000 referral 0 1 0 1 0 0',
+        '20001 ads 0 1 0 0 0 0',
+        '20001 direct 0 0 1 0 0 0',
+        '20002 direct 0 0 0 0 0 1',
+        '20003 referral 0 0 1 0 1 0',
+      ];
+      expect(await days()).toEqual(counted);
+      // The triggers it adds count nothing for an erasure.
+      await store.write((tx) => tx.subscribers.erase('wl_1', 'sub_3'));
+      expect(await days()).toEqual(counted);
+    } finally {
+      await store.close();
+    }
+  });
+});

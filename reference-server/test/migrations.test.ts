@@ -307,3 +307,111 @@ describe('the migration indexing whom kept answers name', () => {
     }
   });
 });
+
+describe('the migration counting the days', () => {
+  it('counts the subscribers written before it by the days of their sign-up, confirmation, credit and admission', async () => {
+    const path = `${tmp.dir}/before-days.db`;
+    const step = MIGRATIONS.findIndex(
+      (m) => typeof m === 'string' && m.includes('CREATE TABLE daily_counts'),
+    );
+    expect(step).toBeGreaterThan(0);
+    const old = await Connection.open(path);
+    for (const migration of MIGRATIONS.slice(0, step)) {
+      if (typeof migration === 'string') await old.exec(migration);
+      else await migration(old);
+    }
+    await old.exec(`PRAGMA user_version = ${step}`);
+    const day = (n: number) => n * 86_400_000_000 + 3_600_000_000;
+    await old.exec(`
+      INSERT INTO tenants VALUES ('ten_1', 'T', 'pro', '2026-01-01T00:00:00Z');
+      INSERT INTO waitlists (id, tenant_id, name, settings, created_at, updated_at)
+        VALUES ('wl_1', 'ten_1', 'W', '{}', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
+      INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
+        status_token, rank_key, joined_us, confirmed_us, admitted_us, referred_by, credited, source_channel) VALUES
+        ('sub_1', 'wl_1', 1, 'a@example.com', 'a@example.com', 'a@example.com', 'AAAAAA', 'tok_1', 1,
+         ${day(20000)}, ${day(20001)}, ${day(20002)}, NULL, 0, NULL),
+        ('sub_2', 'wl_1', 2, 'b@example.com', 'b@example.com', 'b@example.com', 'BBBBBB', 'tok_2', 2,
+         ${day(20000) + 1}, ${day(20003)}, NULL, 'sub_1', 1, 'ads'),
+        ('sub_3', 'wl_1', 3, 'c@example.com', 'c@example.com', 'c@example.com', 'CCCCCC', 'tok_3', 3,
+         ${day(20001)}, NULL, NULL, NULL, 0, 'ads');
+    `);
+    await old.close();
+
+    const db = await openDatabase(path);
+    try {
+      const days = () =>
+        db.reader.all(
+          `SELECT day, channel, views, signups, confirmed, referred, credits, admitted
+             FROM daily_counts WHERE waitlist_id = 'wl_1' ORDER BY day, channel`,
+        );
+      const counted = [
+        {
+          day: 20000,
+          channel: 'direct',
+          views: 0,
+          signups: 1,
+          confirmed: 0,
+          referred: 0,
+          credits: 0,
+          admitted: 0,
+        },
+        {
+          day: 20000,
+          channel: 'referral',
+          views: 0,
+          signups: 1,
+          confirmed: 0,
+          referred: 1,
+          credits: 0,
+          admitted: 0,
+        },
+        {
+          day: 20001,
+          channel: 'ads',
+          views: 0,
+          signups: 1,
+          confirmed: 0,
+          referred: 0,
+          credits: 0,
+          admitted: 0,
+        },
+        {
+          day: 20001,
+          channel: 'direct',
+          views: 0,
+          signups: 0,
+          confirmed: 1,
+          referred: 0,
+          credits: 0,
+          admitted: 0,
+        },
+        {
+          day: 20002,
+          channel: 'direct',
+          views: 0,
+          signups: 0,
+          confirmed: 0,
+          referred: 0,
+          credits: 0,
+          admitted: 1,
+        },
+        {
+          day: 20003,
+          channel: 'referral',
+          views: 0,
+          signups: 0,
+          confirmed: 1,
+          referred: 0,
+          credits: 1,
+          admitted: 0,
+        },
+      ];
+      expect(await days()).toEqual(counted);
+      // The triggers it adds count nothing for an erasure.
+      await db.writer.submit((tx) => erase(tx, sqlite, 'wl_1', 'sub_3'));
+      expect(await days()).toEqual(counted);
+    } finally {
+      await db.close();
+    }
+  });
+});

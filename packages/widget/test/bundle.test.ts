@@ -10,10 +10,11 @@ import { runInThisContext } from 'node:vm';
 import { verifyPow } from '@waitlistkit/protocol';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { BASE_URL, fakeService, formDescription, WAITLIST_ID } from './support/fake-service.js';
+import { BASE_URL, fakeService, formDescription, viewCounter, WAITLIST_ID } from './support/fake-service.js';
 
 // Every form asks its description first: none, unless a test says otherwise.
-const server = setupServer(formDescription());
+const views = viewCounter();
+const server = setupServer(formDescription(), views.handler, views.preflight);
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 

@@ -14,10 +14,18 @@ import {
 } from 'vitest';
 import { DEFAULT_TAG, defineWaitlistElement, type WaitlistElement } from '../src/ui/element.js';
 import { en } from '../src/ui/locale.js';
-import { BASE_URL, ENDPOINT, fakeService, formDescription, WAITLIST_ID } from './support/fake-service.js';
+import {
+  BASE_URL,
+  ENDPOINT,
+  fakeService,
+  formDescription,
+  viewCounter,
+  WAITLIST_ID,
+} from './support/fake-service.js';
 
 // Every form asks its description first: none, unless a test says otherwise.
-const server = setupServer(formDescription());
+const views = viewCounter();
+const server = setupServer(formDescription(), views.handler, views.preflight);
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 

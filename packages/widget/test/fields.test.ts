@@ -36,10 +36,12 @@ import {
   fakeService,
   formDescription,
   type ServiceOptions,
+  viewCounter,
   WAITLIST_ID,
 } from './support/fake-service.js';
 
-const server = setupServer(formDescription());
+const views = viewCounter();
+const server = setupServer(formDescription(), views.handler, views.preflight);
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 

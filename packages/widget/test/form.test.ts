@@ -22,11 +22,13 @@ import {
   fakeService,
   formDescription,
   type ServiceOptions,
+  viewCounter,
   WAITLIST_ID,
 } from './support/fake-service.js';
 
 // Every form asks its description first: none, unless a test says otherwise.
-const server = setupServer(formDescription());
+const views = viewCounter();
+const server = setupServer(formDescription(), views.handler, views.preflight);
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 

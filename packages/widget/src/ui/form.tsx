@@ -14,6 +14,7 @@ import {
   prepareGates,
   subscribe,
 } from '../core/subscribe.js';
+import { countView } from '../core/view.js';
 import { format, type LocaleKey } from './locale.js';
 import type { WidgetConfig } from './options.js';
 import {
@@ -97,6 +98,7 @@ export class Form extends Component<FormProps, FormState> {
   override componentDidMount(): void {
     const { config } = this.props;
     this.props.controls.reset = this.reset;
+    countView(config, this.#source);
     // Alongside the first render: the address field is there at once, the questions join it.
     this.#described = fetchFormDescription({ ...config, signal: this.#life.signal }).then(
       (fields) => {

@@ -28,6 +28,29 @@ export const formDescription = (fields: FieldDefinition[] = []) =>
       : HttpResponse.json({ error: { code: 'not_found', message: 'not_found (test)' } }, { status: 404 }),
   );
 
+export const VIEWS = `${BASE_URL}/v1/public/waitlists/:id/views`;
+
+/** `POST …/views` (docs/insights.md#views): each view as the service received it. */
+export function viewCounter() {
+  const views: { id: string; contentType: string | null; body: unknown }[] = [];
+  const handler = http.post(VIEWS, async ({ request, params }) => {
+    const contentType = request.headers.get('content-type');
+    views.push({ id: String(params.id), contentType, body: JSON.parse(await request.text()) });
+    return new HttpResponse(null, { status: 204 });
+  });
+  // happy-dom's sendBeacon asks a preflight of every cross-origin request, a simple one too
+  // (a browser asks none for text/plain): answered as the service would answer one.
+  const preflight = http.options(
+    VIEWS,
+    () =>
+      new HttpResponse(null, {
+        status: 204,
+        headers: { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'POST' },
+      }),
+  );
+  return { handler, preflight, views };
+}
+
 export interface ServiceOptions {
   challenge?: { minAgeMs: number };
   pow?: { difficulty: number };

@@ -12,6 +12,7 @@ import { ApiRequests } from './app/api.js';
 import { type Context, throttles } from './app/context.js';
 import { ErasureCleanup } from './app/erasure-cleanup.js';
 import { Keys } from './app/keys.js';
+import { Messages } from './app/messages.js';
 import { Sessions } from './app/sessions.js';
 import { PublicSignups } from './app/signup.js';
 import { Subscribers } from './app/subscribers.js';
@@ -32,6 +33,7 @@ export interface OperatorServices {
   activity: ActivityLog;
   subscribers: Subscribers;
   webhooks: Webhooks;
+  messages: Messages;
 }
 
 export interface Container extends Context, OperatorServices {
@@ -110,7 +112,8 @@ export function operatorServices(
       clock,
       true,
     ),
-  }: { policy?: WebhookPolicy; erasureCleanup?: ErasureCleanup } = {},
+    appUrl = 'http://localhost:3000',
+  }: { policy?: WebhookPolicy; erasureCleanup?: ErasureCleanup; appUrl?: string } = {},
 ): OperatorServices {
   const base = { store, clock };
   return {
@@ -120,6 +123,7 @@ export function operatorServices(
     activity: new ActivityLog(base),
     subscribers: new Subscribers({ ...base, erasureCleanup }),
     webhooks: new Webhooks(base, policy),
+    messages: new Messages({ ...base, appUrl }),
   };
 }
 
@@ -130,7 +134,11 @@ export function createContainer(
   const ctx: Context = { ...parts, ...throttles(parts.store, parts.config.keyRateLimit) };
   return {
     ...ctx,
-    ...operatorServices(ctx.store, ctx.clock, { policy, erasureCleanup: ctx.erasureCleanup }),
+    ...operatorServices(ctx.store, ctx.clock, {
+      policy,
+      erasureCleanup: ctx.erasureCleanup,
+      appUrl: ctx.config.appUrl,
+    }),
     sessions: new Sessions(ctx),
     signups: new PublicSignups(ctx),
     api: new ApiRequests(ctx),

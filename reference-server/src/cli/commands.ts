@@ -5,6 +5,7 @@
 import type { Command } from './command.js';
 import { IMPORT_COMMANDS } from './commands/import.js';
 import { KEY_COMMANDS } from './commands/keys.js';
+import { MESSAGE_COMMANDS } from './commands/messages.js';
 import { SERVER_COMMANDS } from './commands/server.js';
 import { SUBSCRIBER_COMMANDS } from './commands/subscribers.js';
 import { TENANT_COMMANDS } from './commands/tenants.js';
@@ -21,6 +22,7 @@ export const COMMANDS: Command[] = [
   ...SUBSCRIBER_COMMANDS,
   ...IMPORT_COMMANDS,
   ...WEBHOOK_COMMANDS,
+  ...MESSAGE_COMMANDS,
 ];
 
 export const DB_OPTION: OptionSpec = {

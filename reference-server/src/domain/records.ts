@@ -83,7 +83,9 @@ export type ActivityAction =
   | 'webhook.resent'
   | 'webhook.create_refused'
   | 'webhook.delete_refused'
-  | 'webhook.resend_refused';
+  | 'webhook.resend_refused'
+  | 'message.updated'
+  | 'message.update_refused';
 
 export type Actor = { type: 'operator' | 'key'; id: string; name: string };
 

@@ -45,6 +45,7 @@ import type { Rule } from '../domain/throttle.js';
 import type { Limiter } from './limiter.js';
 import type { Reveals } from './reveals.js';
 import type { ListImport } from './statements/import.js';
+import type { Messages } from './statements/messages.js';
 
 export interface Tenants {
   insert(name: string, plan: Plan, now: number): Promise<Tenant>;
@@ -357,6 +358,7 @@ export interface Repositories {
   idempotency: IdempotencyRecords;
   webhooks: WebhookEndpoints;
   outbox: Outbox;
+  messages: Messages;
   reveals: Reveals;
   meta: Meta;
 }

@@ -235,6 +235,14 @@ describe('unsubscribing', () => {
     expect(answered).toBe(main(await first.text()));
     expect(answered).toContain('You are unsubscribed');
     expect(await (await fetch(url)).text()).toContain('You are unsubscribed');
+    const listed = await fetch(
+      `${h.server.url}/v1/api/waitlists/${t.waitlistId}/subscribers?q=stop%40example.com`,
+      {
+        headers: { Authorization: `Bearer ${t.key}` },
+      },
+    );
+    const items = ((await listed.json()) as { items: { email: string; unsubscribed: boolean }[] }).items;
+    expect(items.find((s) => s.email === 'stop@example.com')?.unsubscribed).toBe(true);
 
     await signUp('stopfriend@example.com', referral_code);
     const id = await idOf('stop@example.com');

@@ -12,6 +12,7 @@ import { ApiRequests } from './app/api.js';
 import { type Context, throttles } from './app/context.js';
 import { ErasureCleanup } from './app/erasure-cleanup.js';
 import { Keys } from './app/keys.js';
+import { Messages } from './app/messages.js';
 import { Sessions } from './app/sessions.js';
 import { PublicSignups } from './app/signup.js';
 import { Insights } from './app/stats.js';
@@ -35,6 +36,7 @@ export interface OperatorServices {
   subscribers: Subscribers;
   webhooks: Webhooks;
   insights: Insights;
+  messages: Messages;
 }
 
 export interface Container extends Context, OperatorServices {
@@ -114,7 +116,8 @@ export function operatorServices(
       clock,
       true,
     ),
-  }: { policy?: WebhookPolicy; erasureCleanup?: ErasureCleanup } = {},
+    appUrl = 'http://localhost:3000',
+  }: { policy?: WebhookPolicy; erasureCleanup?: ErasureCleanup; appUrl?: string } = {},
 ): OperatorServices {
   const base = { store, clock };
   return {
@@ -125,6 +128,7 @@ export function operatorServices(
     subscribers: new Subscribers({ ...base, erasureCleanup }),
     webhooks: new Webhooks(base, policy),
     insights: new Insights(base),
+    messages: new Messages({ ...base, appUrl }),
   };
 }
 
@@ -135,7 +139,11 @@ export function createContainer(
   const ctx: Context = { ...parts, ...throttles(parts.store, parts.config.keyRateLimit) };
   return {
     ...ctx,
-    ...operatorServices(ctx.store, ctx.clock, { policy, erasureCleanup: ctx.erasureCleanup }),
+    ...operatorServices(ctx.store, ctx.clock, {
+      policy,
+      erasureCleanup: ctx.erasureCleanup,
+      appUrl: ctx.config.appUrl,
+    }),
     sessions: new Sessions(ctx),
     signups: new PublicSignups(ctx),
     views: new PublicViews(ctx),

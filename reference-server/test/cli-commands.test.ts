@@ -91,6 +91,8 @@ describe('commands print exactly the shapes of docs/command-line.md#commands', (
       // The waitlist gains its fields and dedupe (docs/command-line.md#fields-and-address-variants).
       fields: [],
       dedupe: 'exact',
+      // And the admitted mail's access URL (docs/messages.md#the-three-messages).
+      access_url: '',
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -71,6 +71,7 @@ export function subscriber(n: number): Subscriber {
     fields: {},
     source: {},
     channel: 'direct',
+    unsubscribed: false,
   };
 }
 

@@ -23,6 +23,8 @@ export const subscriber = {
   fields: { company: 'Analytical Engines' },
   source: { utm_source: 'newsletter' },
   channel: 'newsletter',
+  // And this (docs/messages.md#unsubscribe).
+  unsubscribed: false,
   waitlist_id: 'wl_3Fj9',
 };
 

@@ -192,6 +192,10 @@ export const SubscriberSchema = doc(
       description:
         '`referral` (credited to a referrer), else `utm_source`, else the referring host when it is not the landing host, else `direct`. Derived when asked.',
     }),
+    unsubscribed: doc(z.boolean(), {
+      description:
+        'Whether the subscriber unsubscribed from the welcome and referral messages (docs/messages.md#unsubscribe); the admitted message and the confirmation mail still go.',
+    }),
   }),
   { id: 'Subscriber' },
 );
@@ -449,6 +453,7 @@ const exampleSubscriber = {
   fields: { company: 'Analytical Engines Ltd' },
   source: { utm_source: 'newsletter', landing: 'https://example.com/' },
   channel: 'newsletter',
+  unsubscribed: false,
   waitlist_id: 'wl_3Fj9',
 };
 

@@ -26,6 +26,8 @@ const subscriber = {
   fields: { company: 'Analytical Engines' },
   source: { utm_source: 'newsletter' },
   channel: 'newsletter',
+  // And this (docs/messages.md#unsubscribe).
+  unsubscribed: false,
   waitlist_id: 'wl_1',
 };
 

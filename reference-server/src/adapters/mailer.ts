@@ -15,6 +15,8 @@ export interface Mail {
   text: string;
   html: string;
   messageId: string;
+  /** Headers of the message besides the usual ones (a message's List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 export type MailResult = { code: number } | { error: string; permanent: boolean };
@@ -82,7 +84,7 @@ export function smtpMailer(url: string, timeoutMs = 15_000): Mailer {
           html: mail.html,
           messageId: mail.messageId,
           // Automatic mail: no out-of-office replies to it (RFC 3834).
-          headers: { 'Auto-Submitted': 'auto-generated' },
+          headers: { ...mail.headers, 'Auto-Submitted': 'auto-generated' },
         });
         const code = Number.parseInt(String(info.response).slice(0, 3), 10);
         return { code: Number.isFinite(code) ? code : 250 };

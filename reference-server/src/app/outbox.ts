@@ -7,8 +7,8 @@
  * deliveries at a time, never the others', and never a request's answer; a tenant holds at most
  * its share of the attempts under way (domain/fair-share.ts), never the other tenants' or the mail's.
  *
- * Mail (docs/subscribers.md#email-confirmation) is the second channel: a confirmation mail is a delivery queued with the
- * row that needs it, read and written out only when its turn comes, so a mail for an address
+ * Mail (docs/subscribers.md#email-confirmation, docs/messages.md) is the second channel: a mail is a delivery queued
+ * with the row that needs it, read and written out only when its turn comes, so a mail for an address
  * confirmed or erased meanwhile is dropped, not sent. A server without SMTP leaves mail pending
  * (nothing is lost; it goes out once a server with SMTP runs) and says so in its log.
  */
@@ -16,8 +16,6 @@ import type { Clock } from '../adapters/clock.js';
 import type { Logger } from '../adapters/logger.js';
 import type { Mailer } from '../adapters/mailer.js';
 import type { Sender } from '../adapters/webhook-sender.js';
-import { confirmUrl } from '../domain/confirmation.js';
-import { confirmationMailContent } from '../domain/confirmation-mail.js';
 import { shareSlots } from '../domain/fair-share.js';
 import { newId } from '../domain/ids.js';
 import { nextAttemptAt } from '../domain/retry-schedule.js';
@@ -32,6 +30,7 @@ import type {
   StoredEvent,
 } from '../store/store.js';
 import type { DatabaseHealth } from './database-health.js';
+import { mailContent } from './mail-content.js';
 
 export interface OutboxOptions {
   /** Waits after each failed attempt, in ms (domain/retry-schedule.ts). */
@@ -381,14 +380,11 @@ export class OutboxWorker {
   ): Promise<Attempted> {
     // Never so: deliver() claims mail only on a server with a mail channel.
     if (!channel) return { status: null, error: 'not sent: no WAITLIST_SMTP_URL', result: 'retry' };
-    const { subscriber_id } = JSON.parse(d.body) as { subscriber_id: string };
-    const facts = await this.deps.store.reads.confirmations.mail(subscriber_id);
-    if (!facts?.needed) return { status: null, error: 'not sent: no longer needed', result: 'drop' };
-    const content = confirmationMailContent(facts.waitlistName, confirmUrl(channel.appUrl, facts.token));
+    const content = await mailContent(this.deps.store, d.body, channel.appUrl);
+    if (!content) return { status: null, error: 'not sent: no longer needed', result: 'drop' };
     const domain = channel.from.match(/@([^>\s]+)/)?.[1] ?? 'waitlist.invalid';
     const sent = await channel.mailer.send({
       from: channel.from,
-      to: facts.email,
       ...content,
       messageId: `<${d.message_id}@${domain}>`,
     });

@@ -47,7 +47,11 @@ export async function withServices<T>(
 ): Promise<T> {
   const store = await openStore(context.db, { oneShot: true });
   try {
-    const services = operatorServices(store, systemClock, { policy: webhookPolicy(context.env) });
+    const appUrl = context.env.APP_URL ?? context.env.BASE_URL;
+    const services = operatorServices(store, systemClock, {
+      policy: webhookPolicy(context.env),
+      ...(appUrl ? { appUrl } : {}),
+    });
     return await fn(services, { store, clock: systemClock });
   } finally {
     await store.close();

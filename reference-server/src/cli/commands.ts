@@ -5,6 +5,7 @@
 import type { Command } from './command.js';
 import { IMPORT_COMMANDS } from './commands/import.js';
 import { KEY_COMMANDS } from './commands/keys.js';
+import { MESSAGE_COMMANDS } from './commands/messages.js';
 import { SERVER_COMMANDS } from './commands/server.js';
 import { STATS_COMMANDS } from './commands/stats.js';
 import { SUBSCRIBER_COMMANDS } from './commands/subscribers.js';
@@ -23,6 +24,7 @@ export const COMMANDS: Command[] = [
   ...IMPORT_COMMANDS,
   ...STATS_COMMANDS,
   ...WEBHOOK_COMMANDS,
+  ...MESSAGE_COMMANDS,
 ];
 
 export const DB_OPTION: OptionSpec = {

@@ -155,3 +155,12 @@ export function parseOptions(argv: readonly string[], specs: readonly OptionSpec
   }
   return { help, options };
 }
+
+/** `parse(raw)`, its error a usage error naming the option. */
+export function parsedBy<T>(option: string, parse: (raw: string) => T, raw: string): T {
+  try {
+    return parse(raw);
+  } catch (error) {
+    throw new UsageError(`${option}: ${(error as Error).message}`);
+  }
+}

@@ -61,6 +61,15 @@ export function parseSettingsForm(body: unknown): {
         if (f.values.includes(raw)) patch[f.key] = raw;
         else errors[f.key] = `Choose one of ${f.values.join(', ')}.`;
         break;
+      case 'text':
+        // A form without the field leaves it as it is.
+        if (field(body, f.key) === undefined) break;
+        try {
+          patch[f.key] = f.parse(raw);
+        } catch (error) {
+          errors[f.key] = (error as Error).message;
+        }
+        break;
       case 'list':
         try {
           patch[f.key] = parseList(f, raw);

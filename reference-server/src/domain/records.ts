@@ -83,7 +83,9 @@ export type ActivityAction =
   | 'webhook.resent'
   | 'webhook.create_refused'
   | 'webhook.delete_refused'
-  | 'webhook.resend_refused';
+  | 'webhook.resend_refused'
+  | 'message.updated'
+  | 'message.update_refused';
 
 export type Actor = { type: 'operator' | 'key'; id: string; name: string };
 
@@ -159,6 +161,8 @@ export interface ListedSubscriber {
   /** Where the sign-up came from, and the channel derived from it (docs/subscribers.md#attribution). */
   source: Source;
   channel: string;
+  /** Whether they stopped the welcome and referral mail (docs/messages.md#unsubscribe). */
+  unsubscribed: boolean;
 }
 
 /** Who to let in: the first `count` of the line, or exactly these ids. */

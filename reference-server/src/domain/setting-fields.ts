@@ -23,6 +23,8 @@ export type SettingField = { key: Key; label: string; help: string } & (
   | { kind: 'int'; min: number; max: number }
   | { kind: 'list'; placeholder: string; item: (value: string) => string }
   | { kind: 'choice'; values: readonly string[] }
+  /** One value, '' for none; `parse` throws a sentence naming what is wrong. */
+  | { kind: 'text'; placeholder: string; parse: (value: string) => string }
 );
 
 function parseDomain(input: string): string {
@@ -30,6 +32,21 @@ function parseDomain(input: string): string {
   if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(value))
     throw new Error(`${JSON.stringify(input)} is not a domain.`);
   return value;
+}
+
+/** An https URL as given (`''` clears it): the admitted mail's call to action. */
+export function parseAccessUrl(input: string): string {
+  const value = input.trim();
+  if (value === '') return '';
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'https:' || url.hostname === '' || value.length > 2000)
+    throw new Error(`${JSON.stringify(input)} is not an https URL.`);
+  return url.href;
 }
 
 export const SETTING_FIELDS: readonly SettingField[] = [
@@ -149,6 +166,14 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     item: parseCountry,
     label: 'Not these countries',
     help: 'these countries may not sign up',
+  },
+  {
+    key: 'access_url',
+    kind: 'text',
+    placeholder: 'https://app.example/welcome',
+    parse: parseAccessUrl,
+    label: 'Access URL',
+    help: "where the admitted mail's {{access_url}} leads: an https URL (default none)",
   },
 ];
 

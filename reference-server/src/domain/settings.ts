@@ -30,6 +30,8 @@ export interface WaitlistSettings {
   fields: FieldDefinition[];
   /** How two addresses are one person (docs/subscribers.md#address-variants). */
   dedupe: Dedupe;
+  /** Where an admitted subscriber goes in (docs/messages.md#the-three-messages): https, or '' for none. */
+  access_url: string;
 }
 
 export const DEDUPE_MODES = ['exact', 'provider'] as const;
@@ -55,6 +57,7 @@ export const DEFAULT_SETTINGS: Readonly<WaitlistSettings> = Object.freeze({
   confirm_email: false,
   fields: [],
   dedupe: 'exact',
+  access_url: '',
 });
 
 export type SettingsPatch = Partial<WaitlistSettings>;

@@ -9,6 +9,7 @@ import { confirmationPage, pressConfirm } from '../app/confirmations.js';
 import type { DatabaseHealth } from '../app/database-health.js';
 import { liveWaitlist } from '../app/demo.js';
 import { statusView } from '../app/subscribers.js';
+import { unsubscribe, unsubscribeView } from '../app/unsubscribe.js';
 import type { Container } from '../container.js';
 import { newRequestId } from '../domain/ids.js';
 import { clientIp } from '../web/client-ip.js';
@@ -18,6 +19,7 @@ import { confirmPage, tooManyConfirmationsPage, unknownConfirmationPage } from '
 import { demoPage, infoPage } from './pages/demo.js';
 import { notFoundPage, statusPage } from './pages/status.js';
 import { unavailablePage } from './pages/unavailable.js';
+import { unsubscribePage } from './pages/unsubscribe.js';
 import { publicRouter } from './public.js';
 import { send, sendPage } from './respond.js';
 import { widgetFileHandler } from './widget-file.js';
@@ -121,6 +123,17 @@ export function createApp(app: Container, options: AppOptions): express.Express 
         confirmed: found.confirmed,
       }),
     );
+  });
+
+  // The unsubscribe link: the page asks; its button's POST, or a mail client's one-click POST
+  // (RFC 8058), unsubscribes and answers the page that says so (docs/messages.md#unsubscribe).
+  web.get('/s/:token/unsubscribe', async (req, res) => {
+    const found = await unsubscribeView(app, String(req.params.token));
+    sendPage(res, found ? unsubscribePage(found) : notFoundPage(), found ? 200 : 404);
+  });
+  web.post('/s/:token/unsubscribe', async (req, res) => {
+    const done = await unsubscribe(app, String(req.params.token));
+    sendPage(res, done ? unsubscribePage(done) : notFoundPage(), done ? 200 : 404);
   });
 
   // The confirmation link: the page asks, only its button's POST confirms (docs/subscribers.md#email-confirmation).

@@ -12,6 +12,7 @@ import { confirmationsOn } from './statements/confirmations.js';
 import { idempotencyOn } from './statements/idempotency.js';
 import { keysOn } from './statements/keys.js';
 import type { LineEngine } from './statements/line.js';
+import { messagesOn } from './statements/messages.js';
 import { metaOn } from './statements/meta.js';
 import { operatorsOn } from './statements/operators.js';
 import { outboxOn } from './statements/outbox.js';
@@ -39,6 +40,7 @@ export function repositoriesOn<C extends Db>(db: C, d: Dialect, line: LineEngine
     idempotency: idempotencyOn(db, d),
     webhooks: webhooksOn(db, d),
     outbox: outboxOn(db, d),
+    messages: messagesOn(db, d),
     reveals: revealsOn(db),
     meta: metaOn(db),
     stats: statsOn(db),

@@ -45,6 +45,7 @@ import type { Rule } from '../domain/throttle.js';
 import type { Limiter } from './limiter.js';
 import type { Reveals } from './reveals.js';
 import type { ListImport } from './statements/import.js';
+import type { Messages } from './statements/messages.js';
 import type { Stats } from './stats.js';
 
 export interface Tenants {
@@ -358,6 +359,7 @@ export interface Repositories {
   idempotency: IdempotencyRecords;
   webhooks: WebhookEndpoints;
   outbox: Outbox;
+  messages: Messages;
   reveals: Reveals;
   meta: Meta;
   stats: Stats;

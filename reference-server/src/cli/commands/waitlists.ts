@@ -3,7 +3,7 @@ import { SETTING_FIELDS } from '../../domain/setting-fields.js';
 import type { SettingsPatch } from '../../domain/settings.js';
 import { type Command, idOption, inScope, optionalStr, shown, str } from '../command.js';
 import { readFieldsFile } from '../fields-file.js';
-import type { OptionSpec, ParsedOptions } from '../options.js';
+import { type OptionSpec, type ParsedOptions, parsedBy } from '../options.js';
 import { waitlistJson } from '../output.js';
 
 export const WAITLIST_SETTING_OPTIONS: OptionSpec[] = SETTING_FIELDS.map((field): OptionSpec => {
@@ -15,6 +15,8 @@ export const WAITLIST_SETTING_OPTIONS: OptionSpec[] = SETTING_FIELDS.map((field)
       return { ...base, kind: 'int', min: field.min, max: field.max };
     case 'choice':
       return { ...base, kind: 'enum', values: field.values };
+    case 'text':
+      return { ...base, kind: 'string', placeholder: field.placeholder, maxLength: 2000 };
     default:
       return {
         ...base,
@@ -40,6 +42,12 @@ function settingsPatch(options: ParsedOptions): SettingsPatch {
   const patch: Record<string, unknown> & SettingsPatch = {};
   for (const spec of WAITLIST_SETTING_OPTIONS) {
     if (options[spec.name] !== undefined) patch[spec.name.replaceAll('-', '_')] = options[spec.name];
+  }
+  for (const field of SETTING_FIELDS) {
+    const raw = options[field.key.replaceAll('_', '-')];
+    if (field.kind !== 'text' || typeof raw !== 'string') continue;
+    const option = `--${field.key.replaceAll('_', '-')}`;
+    (patch as Record<string, unknown>)[field.key] = parsedBy(option, field.parse, raw);
   }
   const fields = optionalStr(options, 'fields');
   if (fields !== undefined) patch.fields = readFieldsFile(fields);

@@ -6,6 +6,7 @@
 import { runMigrations } from '../migration-runner.js';
 import type { Connection } from './connection.js';
 import { FIRST_MIGRATIONS } from './first-migrations.js';
+import { MESSAGE_MIGRATION } from './message-migrations.js';
 
 /** A schema step: SQL, or code for what SQL cannot compute. */
 export type Migration = string | ((db: Connection) => Promise<void>);
@@ -205,6 +206,7 @@ export const MIGRATIONS: readonly Migration[] = [
       ON CONFLICT DO UPDATE SET admitted = admitted + 1;
   END;
   `,
+  MESSAGE_MIGRATION,
 ];
 
 /** BEGIN IMMEDIATE takes the write lock at once: a second process starting waits, then finds the steps applied. */

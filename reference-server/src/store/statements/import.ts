@@ -351,10 +351,17 @@ export async function mergeImport(db: Db, waitlistId: string, o: MergeOptions): 
       await addEvent(db, referralCredited(credit, of), Math.floor(c.joined_us / 1000));
     }
   } else {
-    // The schema's trigger records `subscriber.created` with each row: an import sends none.
+    // The schema's triggers record `subscriber.created` and queue the welcome and referral mail
+    // (docs/messages.md#the-three-messages) with each row: an import sends none. A referrer's
+    // referral mail still waiting from before goes too: it would have told the import's count.
     await db.run(
       `DELETE FROM events WHERE type = 'subscriber.created' AND subject_id IN
          (SELECT id FROM import_rows WHERE existing_id IS NULL)`,
+    );
+    await db.run(
+      `DELETE FROM deliveries WHERE state = 'pending' AND event_type IN ('welcome', 'referral') AND subscriber_id IN
+         (SELECT id FROM import_rows WHERE existing_id IS NULL
+          UNION SELECT referrer_id FROM import_rows WHERE existing_id IS NULL AND referral = 'credited')`,
     );
   }
   await db.run('DROP TABLE import_seq');

@@ -26,13 +26,14 @@ export interface LineRow {
   source: string | null;
   source_channel: string | null;
   credited: StoredBoolean;
+  unsubscribed_us: number | null;
 }
 
 /** What a position is computed from. */
 export type Ranks = Pick<LineRow, 'seq' | 'rank_key' | 'referral_count'>;
 
 export const LINE_COLUMNS =
-  'id, email, joined_us, referral_code, referral_count, seq, rank_key, admitted_us, confirm_token, confirmed_us, fields, source, source_channel, credited';
+  'id, email, joined_us, referral_code, referral_count, seq, rank_key, admitted_us, confirm_token, confirmed_us, fields, source, source_channel, credited, unsubscribed_us';
 /** The line's order: rank key, then more referrals first, then who joined first. */
 export const LINE_ORDER = 'ORDER BY rank_key, referral_count DESC, seq';
 
@@ -49,6 +50,7 @@ export function listed(row: LineRow, position: number | null, settings: Waitlist
     confirmed: isConfirmed(settings.confirm_email, row),
     fields: shownFields(settings.fields, row.fields),
     ...shownSource(row, isTrue(row.credited)),
+    unsubscribed: row.unsubscribed_us !== null,
   };
 }
 

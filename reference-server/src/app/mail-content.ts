@@ -1,0 +1,69 @@
+/**
+ * What a mail of the outbox says, read when its turn comes (docs/messages.md#the-three-messages):
+ * the confirmation mail, or one of the waitlist's messages filled for its subscriber as they are
+ * now. Undefined when it is no longer to be sent: the subscriber erased, the waitlist archived,
+ * the message switched off, or (welcome and referral) the subscriber unsubscribed.
+ */
+import { confirmUrl } from '../domain/confirmation.js';
+import { confirmationMailContent } from '../domain/confirmation-mail.js';
+import { isMessageKind, type MessageKind, renderMessage, tagValues } from '../domain/messages.js';
+import type { Store } from '../store/store.js';
+import { unsubscribeUrl } from './unsubscribe.js';
+
+export interface MailContent {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers?: Record<string, string>;
+}
+
+/** A mail delivery's body: whom it is for, and which message (none: the confirmation mail). */
+export async function mailContent(
+  store: Store,
+  body: string,
+  appUrl: string,
+): Promise<MailContent | undefined> {
+  const { subscriber_id, kind } = JSON.parse(body) as { subscriber_id: string; kind?: string };
+  if (kind !== undefined)
+    return isMessageKind(kind) ? messageMail(store, subscriber_id, kind, appUrl) : undefined;
+  const facts = await store.reads.confirmations.mail(subscriber_id);
+  if (!facts?.needed) return undefined;
+  return { to: facts.email, ...confirmationMailContent(facts.waitlistName, confirmUrl(appUrl, facts.token)) };
+}
+
+function messageMail(
+  store: Store,
+  subscriberId: string,
+  kind: MessageKind,
+  appUrl: string,
+): Promise<MailContent | undefined> {
+  return store.read(async (tx) => {
+    const to = await tx.messages.addressee(subscriberId);
+    if (!to || (to.unsubscribed && kind !== 'admitted')) return undefined;
+    const waitlist = await tx.waitlists.get(to.waitlistId);
+    if (!waitlist || waitlist.archived) return undefined;
+    const message = await tx.messages.get(waitlist.id, kind);
+    const [subscriber] = await tx.subscribers.byIds(waitlist.id, waitlist.settings, [subscriberId]);
+    if (!message?.enabled || !subscriber) return undefined;
+    const { referrals, origins, access_url } = waitlist.settings;
+    const origin = origins[0];
+    const values = tagValues(waitlist.name, access_url, {
+      email: to.email,
+      position: subscriber.position,
+      referralCount: subscriber.referral_count,
+      fields: subscriber.fields,
+      statusUrl: referrals ? `${appUrl}/s/${to.statusToken}` : undefined,
+      referralLink: referrals && origin ? `${origin}/?ref=${subscriber.referral_code}` : undefined,
+    });
+    const link = unsubscribeUrl(appUrl, to.statusToken);
+    const rendered = renderMessage(message, values, kind === 'admitted' ? undefined : link);
+    if (!rendered) return undefined;
+    // RFC 8058: the link in angle brackets, and the header that says a POST to it is enough.
+    const headers = {
+      'List-Unsubscribe': `<${link}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    };
+    return { to: to.email, ...rendered, headers };
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * A waitlist's messages and its subscribers' unsubscribes (docs/messages.md). The mail a message's
+ * cause queues is the schema's triggers' (sqlite/message-migrations.ts, postgres/part-three-migrations.ts);
+ * here are what an editor saves and reads, what a mail is made of when its turn comes, and the
+ * unsubscribe its link makes, found by the subscriber's status token.
+ */
+import type { Message, MessageInput, MessageKind } from '../../domain/messages.js';
+import type { Db } from '../db.js';
+import { type Dialect, perDialect } from '../dialect.js';
+import { isTrue, type StoredBoolean } from '../stored-boolean.js';
+import { isoNow } from '../time.js';
+
+/** The messages of a waitlist, and the subscriber facts a mail or the unsubscribe page needs. */
+export interface Messages {
+  get(waitlistId: string, kind: MessageKind): Promise<Message | undefined>;
+  put(waitlistId: string, kind: MessageKind, input: MessageInput, nowMs: number): Promise<Message>;
+  /** Whom a message's mail goes to, or undefined when they were erased meanwhile. */
+  addressee(subscriberId: string): Promise<Addressee | undefined>;
+  /** The holder of a status token, or undefined (erased, or never was). */
+  byStatusToken(token: string): Promise<Unsubscribing | undefined>;
+  /** Unsubscribes the holder of the token, once: a second time changes nothing. */
+  unsubscribe(token: string, nowUs: number): Promise<Unsubscribing | undefined>;
+}
+
+export interface Addressee {
+  waitlistId: string;
+  email: string;
+  statusToken: string;
+  unsubscribed: boolean;
+}
+
+export interface Unsubscribing {
+  waitlistName: string;
+  unsubscribed: boolean;
+}
+
+interface MessageRow {
+  kind: MessageKind;
+  subject: string;
+  body: string;
+  enabled: StoredBoolean;
+  updated_at: number;
+}
+
+const GET = `SELECT kind, subject, body, enabled, updated_at FROM messages
+  WHERE waitlist_id = ? AND kind = ? AND lang = ''`;
+
+const PUT = perDialect(
+  (d) => `INSERT INTO messages (waitlist_id, kind, lang, subject, body, enabled, updated_at)
+  VALUES (?1, ?2, '', ?3, ?4, CASE WHEN ?5 = 1 THEN ${d.true} ELSE ${d.false} END, ?6)
+  ON CONFLICT (waitlist_id, kind, lang) DO UPDATE
+    SET subject = excluded.subject, body = excluded.body, enabled = excluded.enabled, updated_at = excluded.updated_at
+  RETURNING kind, subject, body, enabled, updated_at`,
+);
+
+const ADDRESSEE = `SELECT waitlist_id, email, status_token, unsubscribed_us FROM subscribers WHERE id = ?`;
+
+const BY_TOKEN = `SELECT w.name, s.unsubscribed_us FROM subscribers AS s JOIN waitlists AS w ON w.id = s.waitlist_id
+  WHERE s.status_token = ?`;
+
+const UNSUBSCRIBE = `UPDATE subscribers SET unsubscribed_us = coalesce(unsubscribed_us, CAST(?2 AS BIGINT))
+  WHERE status_token = ?1 RETURNING waitlist_id`;
+
+const messageOf = (row: MessageRow): Message => ({
+  kind: row.kind,
+  subject: row.subject,
+  body: row.body,
+  enabled: isTrue(row.enabled),
+  updated_at: isoNow(Number(row.updated_at)),
+});
+
+export function messagesOn(db: Db, d: Dialect): Messages {
+  const byStatusToken = async (token: string) => {
+    const row = await db.get<{ name: string; unsubscribed_us: number | null }>(BY_TOKEN, [token]);
+    return row && { waitlistName: row.name, unsubscribed: row.unsubscribed_us !== null };
+  };
+  return {
+    get: async (waitlistId, kind) => {
+      const row = await db.get<MessageRow>(GET, [waitlistId, kind]);
+      return row && messageOf(row);
+    },
+    async put(waitlistId, kind, input, nowMs) {
+      const params = [waitlistId, kind, input.subject, input.body, input.enabled ? 1 : 0, nowMs];
+      const row = await db.get<MessageRow>(PUT(d), params);
+      if (!row) throw new Error('the message was not saved');
+      return messageOf(row);
+    },
+    async addressee(subscriberId) {
+      const row = await db.get<{
+        waitlist_id: string;
+        email: string;
+        status_token: string;
+        unsubscribed_us: number | null;
+      }>(ADDRESSEE, [subscriberId]);
+      return (
+        row && {
+          waitlistId: row.waitlist_id,
+          email: row.email,
+          statusToken: row.status_token,
+          unsubscribed: row.unsubscribed_us !== null,
+        }
+      );
+    },
+    byStatusToken,
+    async unsubscribe(token, nowUs) {
+      const done = await db.get<{ waitlist_id: string }>(UNSUBSCRIBE, [token, nowUs]);
+      return done && byStatusToken(token);
+    },
+  };
+}

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ListPageSchema, type Subscriber, SubscriberStatus } from '@waitlistkit/protocol';
 import { type Tenant, tempDir } from '@waitlistkit/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { systemClock as clock } from '../src/adapters/clock.js';
 import { acting } from '../src/app/guard.js';
 import { importList } from '../src/app/import.js';

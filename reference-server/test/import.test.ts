@@ -5,11 +5,11 @@
  * file's faults, and export → import into an empty waitlist giving the same line.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ListPageSchema, type Subscriber } from '@waitlistkit/protocol';
-import { cli, type Tenant, tempDir } from '@waitlistkit/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, type Tenant } from '@waitlistkit/testkit';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { positionsBySorting } from '../src/domain/positions.js';
 import { Connection } from '../src/store/sqlite/connection.js';
 import { isPostgres, sql } from './database.js';

@@ -9,14 +9,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ListPageSchema, type Subscriber, SubscriberStatus } from '@waitlistkit/protocol';
 import { type Tenant, tempDir } from '@waitlistkit/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { systemClock as clock } from '../src/adapters/clock.js';
 import { acting } from '../src/app/guard.js';
 import { importList } from '../src/app/import.js';
 import { must } from '../src/app/refusal.js';
 import { openStore, operatorServices } from '../src/container.js';
 import { sql } from './database.js';
-import { apiCreate, apiList, type Harness, harness, ORIGIN, publicPost } from './helpers.js';
+import { apiCreate, apiList, type Harness, ORIGIN, publicPost } from './helpers.js';
+import { importHarness } from './import-harness.js';
 
 const FIELDS = [
   { key: 'company', label: 'Company', type: 'text', required: true },
@@ -24,41 +25,18 @@ const FIELDS = [
   { key: 'consent', label: 'I agree', type: 'checkbox' },
 ];
 
+const { h: server, dir, file, importFile } = importHarness();
 let h: Harness;
-const dir = tempDir();
-beforeAll(async () => {
-  h = await harness({ WAITLIST_KEY_RATE_LIMIT: '100000' });
+beforeAll(() => {
+  h = server();
 });
-afterAll(async () => {
-  await h.close();
-  dir.cleanup();
-});
-
-let files = 0;
-function file(text: string): string {
-  const path = join(dir.dir, `answers-${files++}.csv`);
-  writeFileSync(path, text);
-  return path;
-}
 
 async function withFields(t: Tenant): Promise<Tenant> {
-  const path = join(dir.dir, 'fields.json');
+  const path = join(dir, 'fields.json');
   writeFileSync(path, JSON.stringify(FIELDS));
   await h.cli(['waitlist', 'update', '--waitlist', t.waitlistId, '--fields', path]);
   return t;
 }
-
-const importFile = (t: Tenant, path: string) =>
-  h.cli<{ imported: number; skipped_existing: number; skipped_repeats: number; credited: number }>([
-    'subscriber',
-    'import',
-    '--operator',
-    t.operatorId,
-    '--waitlist',
-    t.waitlistId,
-    '--file',
-    path,
-  ]);
 
 async function line(t: Tenant): Promise<Subscriber[]> {
   const res = await apiList(h.server, t.key, t.waitlistId, '?limit=200');
@@ -111,7 +89,7 @@ describe('an export imported into an empty waitlist with the same fields', () =>
     const original = await line(t);
     expect(original.map((s) => s.channel)).toEqual(['newsletter', 'referral', 'search.example', 'direct']);
 
-    const to = join(dir.dir, 'with-answers.csv');
+    const to = join(dir, 'with-answers.csv');
     await h.cli(['subscriber', 'export', '--waitlist', t.waitlistId, '--to', to]);
     const [header, first] = readFileSync(to, 'utf8').split('\r\n');
     expect(header).toBe(
@@ -205,7 +183,8 @@ describe('an import on a waitlist with dedupe=provider', () => {
 
 describe('a waitlist saved while the file is read', () => {
   it('writes nothing, and says to import again', async () => {
-    const store = await openStore(tempDir().db, { clock });
+    const own = tempDir();
+    const store = await openStore(own.db, { clock });
     try {
       const ops = operatorServices(store, clock);
       const tenant = must(await ops.tenants.create('T', 'pro'));
@@ -248,6 +227,7 @@ describe('a waitlist saved while the file is read', () => {
       });
     } finally {
       await store.close();
+      own.cleanup();
     }
   });
 });

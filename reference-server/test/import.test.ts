@@ -5,53 +5,22 @@
  * file's faults, and export → import into an empty waitlist giving the same line.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ListPageSchema, type Subscriber } from '@waitlistkit/protocol';
-import { cli, type Tenant, tempDir } from '@waitlistkit/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, type Tenant } from '@waitlistkit/testkit';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { positionsBySorting } from '../src/domain/positions.js';
 import { Connection } from '../src/store/sqlite/connection.js';
 import { isPostgres, sql } from './database.js';
-import { apiCreate, apiList, type Harness, harness } from './helpers.js';
+import { apiCreate, apiList, type Harness } from './helpers.js';
+import { importHarness } from './import-harness.js';
 
+const { h: server, dir: folder, file, importFile } = importHarness();
 let h: Harness;
-const dir = tempDir();
-beforeAll(async () => {
-  h = await harness({ WAITLIST_KEY_RATE_LIMIT: '100000' });
+beforeAll(() => {
+  h = server();
 });
-afterAll(async () => {
-  await h.close();
-  dir.cleanup();
-});
-
-let files = 0;
-function file(text: string | Buffer): string {
-  const path = join(dir.dir, `import-${files++}.csv`);
-  writeFileSync(path, text);
-  return path;
-}
-
-interface Summary {
-  imported: number;
-  skipped_existing: number;
-  skipped_repeats: number;
-  invalid: { line: number; reason: string }[];
-  credited: number;
-}
-
-const importFile = (t: Tenant, path: string, ...flags: string[]) =>
-  h.cli<Summary>([
-    'subscriber',
-    'import',
-    '--operator',
-    t.operatorId,
-    '--waitlist',
-    t.waitlistId,
-    '--file',
-    path,
-    ...flags,
-  ]);
 
 /** The refusal of an import, as the command line prints it. */
 async function importRefusal(t: Tenant, path: string): Promise<string> {
@@ -443,7 +412,7 @@ describe('subscriber export', () => {
     );
     const original = await line(t);
 
-    const to = join(dir.dir, 'export.csv');
+    const to = join(folder, 'export.csv');
     expect(await h.cli(['subscriber', 'export', '--waitlist', t.waitlistId, '--to', to])).toEqual({
       path: to,
       rows: original.length,
@@ -475,7 +444,7 @@ describe('subscriber export', () => {
       '--count',
       '1',
     ]);
-    const to = join(dir.dir, 'admitted.csv');
+    const to = join(folder, 'admitted.csv');
     expect(
       await h.cli(['subscriber', 'export', '--waitlist', t.waitlistId, '--status', 'admitted', '--to', to]),
     ).toEqual({

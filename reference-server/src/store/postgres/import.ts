@@ -5,17 +5,7 @@
  */
 import { generateReferralCode } from '@waitlistkit/protocol';
 import type pg from 'pg';
-import {
-  CREATE_STAGING,
-  dropRows,
-  freeCodes,
-  keysOnList,
-  type ListImport,
-  mergeImport,
-  previewImport,
-  stagedReferrals,
-  stageRows,
-} from '../statements/import.js';
+import { CREATE_STAGING, freeCodes, type ListImport, mergeImport, staging } from '../statements/import.js';
 import { Connection, translated } from './connection.js';
 import { postgres } from './dialect.js';
 
@@ -35,11 +25,7 @@ export async function openPostgresImport(pool: pg.Pool, waitlistId: string): Pro
     throw error;
   }
   return {
-    stage: (rows) => stageRows(db, postgres, rows),
-    referrals: () => stagedReferrals(db),
-    drop: (lines) => dropRows(db, postgres, lines),
-    onList: (keys) => keysOnList(db, postgres, waitlistId, keys),
-    preview: () => previewImport(db, waitlistId),
+    ...staging(db, postgres, waitlistId),
     async commit(options) {
       await db.exec('BEGIN ISOLATION LEVEL READ COMMITTED');
       try {

@@ -4,17 +4,7 @@
  * sign-ups while the file is read; the merge is one `BEGIN IMMEDIATE` transaction.
  */
 import { generateReferralCode } from '@waitlistkit/protocol';
-import {
-  CREATE_STAGING,
-  dropRows,
-  freeCodes,
-  keysOnList,
-  type ListImport,
-  mergeImport,
-  previewImport,
-  stagedReferrals,
-  stageRows,
-} from '../statements/import.js';
+import { CREATE_STAGING, freeCodes, type ListImport, mergeImport, staging } from '../statements/import.js';
 import { Connection } from './connection.js';
 import { sqlite } from './dialect.js';
 import { configure } from './migrations.js';
@@ -26,11 +16,7 @@ export async function openSqliteImport(path: string, waitlistId: string): Promis
   await db.exec('PRAGMA temp_store = FILE');
   await db.exec(CREATE_STAGING);
   return {
-    stage: (rows) => stageRows(db, sqlite, rows),
-    referrals: () => stagedReferrals(db),
-    drop: (lines) => dropRows(db, sqlite, lines),
-    onList: (keys) => keysOnList(db, sqlite, waitlistId, keys),
-    preview: () => previewImport(db, waitlistId),
+    ...staging(db, sqlite, waitlistId),
     async commit(options) {
       await db.run('BEGIN IMMEDIATE');
       try {

@@ -76,6 +76,21 @@ export interface ListImport {
   close(): Promise<void>;
 }
 
+/**
+ * The part of an import both stores do alike, on the import's own connection `db`: staging the
+ * rows and settling them against the list. Each store adds its commit (its transaction and lock)
+ * and how the connection ends.
+ */
+export function staging(db: Db, d: Dialect, waitlistId: string): Omit<ListImport, 'commit' | 'close'> {
+  return {
+    stage: (rows) => stageRows(db, d, rows),
+    referrals: () => stagedReferrals(db),
+    drop: (lines) => dropRows(db, d, lines),
+    onList: (keys) => keysOnList(db, d, waitlistId, keys),
+    preview: () => previewImport(db, waitlistId),
+  };
+}
+
 export const CREATE_STAGING = `CREATE TEMP TABLE import_rows (
   line BIGINT PRIMARY KEY, id TEXT NOT NULL, email TEXT NOT NULL, key TEXT NOT NULL UNIQUE, norm TEXT NOT NULL,
   search TEXT NOT NULL, code TEXT NOT NULL, token TEXT NOT NULL, confirm_token TEXT, joined_us BIGINT,

@@ -8,15 +8,12 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInThisContext } from 'node:vm';
 import { verifyPow } from '@waitlistkit/protocol';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { BASE_URL, fakeService, formDescription, viewCounter, WAITLIST_ID } from './support/fake-service.js';
+import { expect, it, vi } from 'vitest';
+import { BASE_URL, fakeService, WAITLIST_ID } from './support/fake-service.js';
+import { pageService } from './support/page-service.js';
 
 // Every form asks its description first: none, unless a test says otherwise.
-const views = viewCounter();
-const server = setupServer(formDescription(), views.handler, views.preflight);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => server.close());
+const { server } = pageService();
 
 it('renders after its script tag and signs up through Proof of Work', async () => {
   window.happyDOM.setURL('https://site.example/?ref=ABCDEF');

@@ -1,33 +1,13 @@
 // @vitest-environment happy-dom
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import {
-  afterAll,
-  afterEach,
-  beforeAll,
-  beforeEach,
-  describe,
-  expect,
-  it,
-  type MockInstance,
-  vi,
-} from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { DEFAULT_TAG, defineWaitlistElement, type WaitlistElement } from '../src/ui/element.js';
 import { en } from '../src/ui/locale.js';
-import {
-  BASE_URL,
-  ENDPOINT,
-  fakeService,
-  formDescription,
-  viewCounter,
-  WAITLIST_ID,
-} from './support/fake-service.js';
+import { BASE_URL, ENDPOINT, fakeService, WAITLIST_ID } from './support/fake-service.js';
+import { pageService } from './support/page-service.js';
 
 // Every form asks its description first: none, unless a test says otherwise.
-const views = viewCounter();
-const server = setupServer(formDescription(), views.handler, views.preflight);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => server.close());
+const { server } = pageService();
 
 let errors: MockInstance<typeof console.error>;
 beforeEach(() => {

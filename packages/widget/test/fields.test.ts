@@ -7,18 +7,7 @@
  */
 import type { FieldDefinition } from '@waitlistkit/protocol';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import {
-  afterAll,
-  afterEach,
-  beforeAll,
-  beforeEach,
-  describe,
-  expect,
-  it,
-  type MockInstance,
-  vi,
-} from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { InvalidEmailError, InvalidRequestError } from '../src/core/errors.js';
 import { fetchFormDescription } from '../src/core/form-description.js';
 import { subscribe } from '../src/core/subscribe.js';
@@ -36,14 +25,11 @@ import {
   fakeService,
   formDescription,
   type ServiceOptions,
-  viewCounter,
   WAITLIST_ID,
 } from './support/fake-service.js';
+import { pageService } from './support/page-service.js';
 
-const views = viewCounter();
-const server = setupServer(formDescription(), views.handler, views.preflight);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => server.close());
+const { server } = pageService();
 
 /** A text, an optional select, a required select and a consent box, in that order. */
 const FIELDS: FieldDefinition[] = [

@@ -1,36 +1,15 @@
 // @vitest-environment happy-dom
 import { verifyPow } from '@waitlistkit/protocol';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import {
-  afterAll,
-  afterEach,
-  beforeAll,
-  beforeEach,
-  describe,
-  expect,
-  it,
-  type MockInstance,
-  vi,
-} from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { en } from '../src/ui/locale.js';
 import { mount, type WaitlistHandle } from '../src/ui/mount.js';
 import type { MountOptions } from '../src/ui/options.js';
-import {
-  BASE_URL,
-  ENDPOINT,
-  fakeService,
-  formDescription,
-  type ServiceOptions,
-  viewCounter,
-  WAITLIST_ID,
-} from './support/fake-service.js';
+import { BASE_URL, ENDPOINT, fakeService, type ServiceOptions, WAITLIST_ID } from './support/fake-service.js';
+import { pageService } from './support/page-service.js';
 
 // Every form asks its description first: none, unless a test says otherwise.
-const views = viewCounter();
-const server = setupServer(formDescription(), views.handler, views.preflight);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => server.close());
+const { server } = pageService();
 
 let host: HTMLElement;
 let handle: WaitlistHandle | undefined;

@@ -4,14 +4,11 @@
  * none with attribution off), sent as a simple text/plain request by `sendBeacon`, or by a
  * `keepalive` fetch where there is none. Each test loads the widget afresh, as a page load does.
  */
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BASE_URL, formDescription, VIEWS, viewCounter, WAITLIST_ID } from './support/fake-service.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BASE_URL, VIEWS, WAITLIST_ID } from './support/fake-service.js';
+import { pageService } from './support/page-service.js';
 
-const counter = viewCounter();
-const server = setupServer(formDescription(), counter.handler, counter.preflight);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => server.close());
+const { views: counter } = pageService();
 
 let host: HTMLElement;
 beforeEach(() => {

@@ -298,6 +298,31 @@ describe('commands refuse what the rules refuse, and log it', () => {
   });
 });
 
+describe('waitlist update --access-url', () => {
+  it('takes an https URL, refuses any other naming the option, and clears with an empty string', async () => {
+    const tenant = await ok(['tenant', 'create', '--name', 'Access', '--plan', 'pro']);
+    const w = await ok(['waitlist', 'create', '--tenant', tenant.id, '--name', 'W']);
+    const set = (value: string) =>
+      run(['waitlist', 'update', '--waitlist', w.waitlist_id, '--access-url', value]);
+    const url = 'https://app.example/welcome?from=waitlist';
+    expect((await set(url)).json.access_url).toBe(url);
+    for (const bad of [
+      'http://app.example/',
+      'javascript:alert(1)',
+      'app.example',
+      `https://a.example/${'x'.repeat(2000)}`,
+    ]) {
+      const refused = await set(bad);
+      expect([refused.code, refused.error.code]).toEqual([2, 'usage_error']);
+      expect(refused.error.message).toMatch(/--access-url/);
+    }
+    // Refusals left it as it was; an empty string sets it back to none.
+    expect((await ok(['waitlist', 'show', '--waitlist', w.waitlist_id])).access_url).toBe(url);
+    expect((await set('')).json.access_url).toBe('');
+    expect((await set('  ')).json.access_url).toBe('');
+  });
+});
+
 describe('pnpm -s waitlist-server drives a live server', () => {
   // Two commands go through pnpm (the database from WAITLIST_DB, then from --db); the others run
   // in process, as a process each made this test slow enough to time out on a loaded machine.

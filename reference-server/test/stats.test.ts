@@ -330,6 +330,10 @@ describe('views', () => {
     expect(answers).toEqual([...Array(5).fill(204), ...Array(7).fill(429)]);
     const refused = await view(t.waitlistId);
     expect(refused.headers.get('retry-after')).toBe('60');
+    // The budget is the address's, not the sign-ups' alone: the answer says so.
+    expect(await refused.json()).toEqual({
+      error: { code: 'rate_limit_exceeded', message: 'Too many requests from this address; try again in 60 seconds.' },
+    });
     // The same window as the sign-ups'.
     expect((await publicPost(h.server, t.waitlistId, { email: 'late@example.com' })).status).toBe(429);
     expect(lastDay(await stats(t))).toMatchObject({ views: 5, signups: 0 });

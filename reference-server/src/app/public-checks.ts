@@ -71,11 +71,12 @@ export type Gated = { gate: ChallengeRequired };
 export const NOT_FOUND: Stop<Refused> = {
   stop: { refusal: refusal(ErrorCode.notFound, 'Waitlist not found.') },
 };
+// One budget for all of an address's public requests (sign-ups, gates, views): the answer names none.
 const IP_REFUSED: Stop<Refused> = {
   stop: {
     refusal: refusal(
       ErrorCode.rateLimitExceeded,
-      `Too many sign-up attempts from this address; try again in ${PUBLIC_RETRY_AFTER_SECONDS} seconds.`,
+      `Too many requests from this address; try again in ${PUBLIC_RETRY_AFTER_SECONDS} seconds.`,
       PUBLIC_RETRY_AFTER_SECONDS,
     ),
   },

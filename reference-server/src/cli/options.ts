@@ -15,7 +15,8 @@ interface BaseOption {
 
 export type OptionSpec = BaseOption &
   (
-    | { kind: 'string'; placeholder: string; maxLength?: number }
+    /** `clearable`: an empty string is a value (a setting set back to none), not a mistake. */
+    | { kind: 'string'; placeholder: string; maxLength?: number; clearable?: boolean }
     | { kind: 'int'; placeholder?: string; min: number; max: number }
     | { kind: 'switch' }
     | { kind: 'enum'; values: readonly string[] }
@@ -50,7 +51,7 @@ function convert(spec: OptionSpec, raw: string): OptionValue {
   switch (spec.kind) {
     case 'string': {
       const value = raw.trim();
-      if (value === '') throw new UsageError(`${option} must not be empty.`);
+      if (value === '' && !spec.clearable) throw new UsageError(`${option} must not be empty.`);
       const max = spec.maxLength ?? 200;
       if (value.length > max) throw new UsageError(`${option} must be at most ${max} characters long.`);
       return value;

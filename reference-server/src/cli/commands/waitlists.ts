@@ -16,7 +16,14 @@ export const WAITLIST_SETTING_OPTIONS: OptionSpec[] = SETTING_FIELDS.map((field)
     case 'choice':
       return { ...base, kind: 'enum', values: field.values };
     case 'text':
-      return { ...base, kind: 'string', placeholder: field.placeholder, maxLength: 2000 };
+      return {
+        ...base,
+        description: `${field.help} (an empty string clears)`,
+        kind: 'string',
+        placeholder: field.placeholder,
+        maxLength: 2000,
+        clearable: true,
+      };
     default:
       return {
         ...base,

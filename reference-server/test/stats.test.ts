@@ -208,6 +208,23 @@ describe('stats', () => {
     expect(await stats(t, range)).toEqual(imported);
   });
 
+  it('lists the 50 channels with most sign-ups; the views of the rest stay in the totals', async () => {
+    const t = await h.tenant({ waitlist: ['--origins', ORIGIN, '--ip-limit', '1000'] });
+    // A bot naming a new utm_source with each view, and three sign-ups from a channel of its own.
+    for (let i = 0; i < 60; i++)
+      expect((await view(t.waitlistId, { source: { utm_source: `bot${i}` } })).status).toBe(204);
+    for (const email of ['a@example.com', 'b@example.com', 'c@example.com'])
+      expect(
+        (await publicPost(h.server, t.waitlistId, { email, source: { utm_source: 'news' } })).status,
+      ).toBe(202);
+    const s = await stats(t);
+    expect(s.channels).toHaveLength(50);
+    expect(s.channels[0]).toEqual({ channel: 'news', views: 0, signups: 3 });
+    // Then by views (one each), then by name: the same answer every time.
+    expect(s.channels.slice(1, 4).map((c) => c.channel)).toEqual(['bot0', 'bot1', 'bot10']);
+    expect(s.totals).toMatchObject({ views: 60, signups: 3 });
+  });
+
   it('refuses ranges that are not calendar days, reversed, or over 366 days, naming the parameter', async () => {
     const t = await newWaitlist();
     const cases: [string, RegExp][] = [
@@ -332,7 +349,10 @@ describe('views', () => {
     expect(refused.headers.get('retry-after')).toBe('60');
     // The budget is the address's, not the sign-ups' alone: the answer says so.
     expect(await refused.json()).toEqual({
-      error: { code: 'rate_limit_exceeded', message: 'Too many requests from this address; try again in 60 seconds.' },
+      error: {
+        code: 'rate_limit_exceeded',
+        message: 'Too many requests from this address; try again in 60 seconds.',
+      },
     });
     // The same window as the sign-ups'.
     expect((await publicPost(h.server, t.waitlistId, { email: 'late@example.com' })).status).toBe(429);

@@ -322,7 +322,7 @@ export const StatsSchema = doc(
   {
     id: 'Stats',
     description:
-      'How the launch is going over a range of UTC days (docs/insights.md#stats): every day of the range, oldest first; the channels, most sign-ups first; the totals. Counted as aggregates: erasing a subscriber changes no past day.',
+      'How the launch is going over a range of UTC days (docs/insights.md#stats): every day of the range, oldest first; the 50 channels with most sign-ups, most first; the totals. Counted as aggregates: erasing a subscriber changes no past day.',
   },
 );
 export type Stats = z.infer<typeof StatsSchema>;

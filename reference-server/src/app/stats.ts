@@ -4,7 +4,7 @@
  * domain/stats.ts makes of them. The API, the command line and the dashboard answer with this.
  */
 import type { Stats } from '@waitlistkit/protocol';
-import { type StatsRange, statsRange, statsTotals } from '../domain/stats.js';
+import { MAX_STATS_CHANNELS, type StatsRange, statsRange, statsTotals } from '../domain/stats.js';
 import type { Store } from '../store/store.js';
 import { type Base, own, type Scope } from './guard.js';
 import { invalid, notFound, ok, type Result, refuse } from './refusal.js';
@@ -17,7 +17,7 @@ export function readStats(store: Store, waitlistId: string, range: StatsRange): 
   const last = range.endMs / DAY_MS - 1;
   return store.read(async (tx) => {
     const counted = await tx.stats.days(waitlistId, first, last);
-    const channels = await tx.stats.channels(waitlistId, first, last);
+    const channels = await tx.stats.channels(waitlistId, first, last, MAX_STATS_CHANNELS);
     const byDay = new Map(counted.map((d) => [d.day, d]));
     const days = range.days.map((date, i) => {
       const d = byDay.get(first + i);

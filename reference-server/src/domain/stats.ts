@@ -8,6 +8,11 @@ const DAY_MS = 86_400_000;
 export const MAX_STATS_DAYS = 366;
 /** The range when none is given: the last 30 UTC days, today included. */
 export const DEFAULT_STATS_DAYS = 30;
+/**
+ * The channels one answer lists, most sign-ups first. `utm_source` is whatever a link says, so a
+ * range can hold thousands (a bot's views each naming a new one); the rest stay in the totals.
+ */
+export const MAX_STATS_CHANNELS = 50;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string; field: 'from' | 'to' };
 

@@ -15,11 +15,12 @@ export interface DayCounts {
 export interface Stats {
   /** The days of the range that counted anything, oldest first. */
   days(waitlistId: string, fromDay: number, toDay: number): Promise<DayCounts[]>;
-  /** Views and sign-ups per channel over the range, most sign-ups first. */
+  /** Views and sign-ups per channel over the range, the `limit` with most sign-ups, most first. */
   channels(
     waitlistId: string,
     fromDay: number,
     toDay: number,
+    limit: number,
   ): Promise<{ channel: string; views: number; signups: number }[]>;
   countView(waitlistId: string, day: number, channel: string): Promise<void>;
 }

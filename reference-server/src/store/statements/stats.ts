@@ -16,7 +16,7 @@ const DAYS = `SELECT day, sum(views) AS views, sum(signups) AS signups, sum(conf
 const CHANNELS = `SELECT channel, sum(views) AS views, sum(signups) AS signups
   FROM daily_counts WHERE waitlist_id = ? AND day BETWEEN ? AND ?
   GROUP BY channel HAVING sum(views) + sum(signups) > 0
-  ORDER BY sum(signups) DESC, sum(views) DESC, channel`;
+  ORDER BY sum(signups) DESC, sum(views) DESC, channel LIMIT ?`;
 
 const COUNT_VIEW = `INSERT INTO daily_counts AS c (waitlist_id, day, channel, views) VALUES (?, ?, ?, 1)
   ON CONFLICT (waitlist_id, day, channel) DO UPDATE SET views = c.views + 1`;
@@ -38,11 +38,12 @@ export function statsOn(db: Db): Stats {
         admitted: Number(r.admitted),
       }));
     },
-    async channels(waitlistId, fromDay, toDay) {
+    async channels(waitlistId, fromDay, toDay, limit) {
       const rows = await db.all<{ channel: string; views: Numeric; signups: Numeric }>(CHANNELS, [
         waitlistId,
         fromDay,
         toDay,
+        limit,
       ]);
       return rows.map((r) => ({ channel: r.channel, views: Number(r.views), signups: Number(r.signups) }));
     },

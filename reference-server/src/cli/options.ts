@@ -13,9 +13,9 @@ interface BaseOption {
   required?: boolean;
 }
 
+/** A `clearable` string takes an empty value: a setting set back to none, not a mistake. */
 export type OptionSpec = BaseOption &
   (
-    /** `clearable`: an empty string is a value (a setting set back to none), not a mistake. */
     | { kind: 'string'; placeholder: string; maxLength?: number; clearable?: boolean }
     | { kind: 'int'; placeholder?: string; min: number; max: number }
     | { kind: 'switch' }

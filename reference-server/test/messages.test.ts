@@ -198,6 +198,66 @@ describe('the referral mail', () => {
   });
 });
 
+describe('an import without --send-events', () => {
+  it('queues no mail of its own and keeps a referral mail already waiting from sign-ups', async () => {
+    const waiting = await signUp('waiting-ref@example.com');
+    await signUp('w-friend1@example.com', waiting.referral_code);
+    // Sent and recorded as sent: a credit now waits for the hour instead of joining this mail.
+    await until(
+      'the first referral mail sent',
+      async () =>
+        (
+          await sql(
+            h.db,
+            "SELECT id FROM deliveries WHERE subscriber_id = ? AND event_type = 'referral' AND state = 'delivered'",
+            [await idOf('waiting-ref@example.com')],
+          )
+        ).length === 1,
+    );
+    // A second credit within the hour: its mail waits, folded, for the hour to pass.
+    await signUp('w-friend2@example.com', waiting.referral_code);
+    const waitingId = await idOf('waiting-ref@example.com');
+    const [before] = await until('the waiting referral mail', async () =>
+      sql<{ id: string }>(
+        h.db,
+        "SELECT id FROM deliveries WHERE subscriber_id = ? AND event_type = 'referral' AND state = 'pending'",
+        [waitingId],
+      ).then((rows) => (rows.length ? rows : undefined)),
+    );
+    await signUp('quiet-ref@example.com');
+    const file = join(files.dir, 'moved.csv');
+    writeFileSync(
+      file,
+      'email,referred_by\nmoved1@example.com,waiting-ref@example.com\nmoved2@example.com,quiet-ref@example.com\n',
+    );
+    const args = ['--operator', t.operatorId, '--waitlist', t.waitlistId, '--file', file];
+    expect(await h.cli(['subscriber', 'import', ...args])).toMatchObject({ imported: 2, credited: 2 });
+    // The credit folded into the mail that was waiting: the same row, still one.
+    expect(
+      await sql<{ id: string }>(
+        h.db,
+        "SELECT id FROM deliveries WHERE subscriber_id = ? AND event_type = 'referral' AND state = 'pending'",
+        [waitingId],
+      ),
+    ).toEqual([before]);
+    // No referral mail for a credit the import alone gave, no mail at all for the moved rows
+    // (quiet-ref's own welcome, from its sign-up, may be on its way).
+    expect(
+      await sql(h.db, "SELECT id FROM deliveries WHERE subscriber_id = ? AND event_type = 'referral'", [
+        await idOf('quiet-ref@example.com'),
+      ]),
+    ).toEqual([]);
+    for (const email of ['moved1@example.com', 'moved2@example.com'])
+      expect(
+        await sql(
+          h.db,
+          "SELECT id FROM deliveries WHERE subscriber_id = ? AND event_type IN ('welcome', 'referral')",
+          [await idOf(email)],
+        ),
+      ).toEqual([]);
+  });
+});
+
 describe('unsubscribing', () => {
   it('shows a page with a button that works without JavaScript; opening it changes nothing', async () => {
     const { status_token } = await signUp('page@example.com');

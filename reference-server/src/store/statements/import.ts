@@ -345,6 +345,13 @@ export async function mergeImport(db: Db, waitlistId: string, o: MergeOptions): 
         WHERE subscribers.id = r.id AND r.existing_id IS NULL AND r.confirm_token IS NOT NULL`,
     );
   }
+  // The referral mails already waiting for the import's referrers, from credits of sign-ups: the
+  // import's credits fold into them (the trigger adds no second one) and they stay.
+  await db.run(
+    `CREATE TEMP TABLE import_waiting_mail AS
+     SELECT id FROM deliveries WHERE state = 'pending' AND event_type = 'referral' AND subscriber_id IN
+       (SELECT referrer_id FROM import_rows WHERE existing_id IS NULL AND referral = 'credited')`,
+  );
   await db.run(
     `UPDATE subscribers SET referral_count = referral_count + c.n FROM
        (SELECT referrer_id, count(*) AS n FROM import_rows
@@ -367,18 +374,22 @@ export async function mergeImport(db: Db, waitlistId: string, o: MergeOptions): 
     }
   } else {
     // The schema's triggers record `subscriber.created` and queue the welcome and referral mail
-    // (docs/messages.md#the-three-messages) with each row: an import sends none. A referrer's
-    // referral mail still waiting from before goes too: it would have told the import's count.
+    // (docs/messages.md#the-three-messages) with each row: an import sends none of its own.
     await db.run(
       `DELETE FROM events WHERE type = 'subscriber.created' AND subject_id IN
          (SELECT id FROM import_rows WHERE existing_id IS NULL)`,
     );
     await db.run(
-      `DELETE FROM deliveries WHERE state = 'pending' AND event_type IN ('welcome', 'referral') AND subscriber_id IN
-         (SELECT id FROM import_rows WHERE existing_id IS NULL
-          UNION SELECT referrer_id FROM import_rows WHERE existing_id IS NULL AND referral = 'credited')`,
+      `DELETE FROM deliveries WHERE state = 'pending' AND event_type = 'welcome' AND subscriber_id IN
+         (SELECT id FROM import_rows WHERE existing_id IS NULL)`,
+    );
+    await db.run(
+      `DELETE FROM deliveries WHERE state = 'pending' AND event_type = 'referral'
+          AND subscriber_id IN (SELECT referrer_id FROM import_rows WHERE existing_id IS NULL AND referral = 'credited')
+          AND id NOT IN (SELECT id FROM import_waiting_mail)`,
     );
   }
+  await db.run('DROP TABLE import_waiting_mail');
   await db.run('DROP TABLE import_seq');
   return result;
 }

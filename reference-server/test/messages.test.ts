@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  cli,
   type ReceivedMail,
   type SmtpServer,
   startSmtpServer,
@@ -18,7 +19,7 @@ type ParsedMail = ReceivedMail['parsed'];
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from './database.js';
-import { type Harness, harness, ORIGIN, publicPost, until } from './helpers.js';
+import { Browser, type Harness, harness, ORIGIN, publicPost, until } from './helpers.js';
 
 const ACCESS = 'https://app.launch.example/in';
 
@@ -173,6 +174,44 @@ describe('the admitted mail', () => {
     // The first of the line now (ada, from above) and then count@.
     expect((await admit({ count: 2 })).status).toBe(200);
     await mailTo('count@example.com', /^You're in/);
+  });
+});
+
+describe('the admitted mail and subscriber.admitted', () => {
+  it('go together from the dashboard too: one event and one mail for each person let in', async () => {
+    const u = await h.tenant({ waitlist: ['--origins', ORIGIN, '--access-url', ACCESS] });
+    await setMessage(u, 'admitted', "You're in, {{email}}", 'Come in: {{access_url}}');
+    // Events are recorded for tenants with an endpoint; nothing listens there, nothing needs to.
+    await cli(['webhook', 'create', '--operator', u.operatorId, '--url', 'http://127.0.0.1:9/in'], {
+      db: h.db,
+      env: { WAITLIST_WEBHOOK_ALLOW_PRIVATE: '1' },
+    });
+    expect((await publicPost(h.server, u.waitlistId, { email: 'dash@example.com' })).status).toBe(202);
+    const id = await idOf('dash@example.com');
+    const b = new Browser(h.server.url);
+    await b.signIn(`admin-${u.tenantId}@test.example`);
+    const base = `/dashboard/waitlists/${u.waitlistId}/subscribers/${id}`;
+    const admitted = await b.post(`${base}/admit`, { _csrf: Browser.csrf((await b.get(base)).html) });
+    expect(admitted.res.headers.get('location')).toBe(`${base}?admitted=1`);
+    const mail = await mailTo('dash@example.com', /^You're in/);
+    expect(mail.text).toContain(`Come in: ${ACCESS}`);
+    // Written by the admission's transaction: the event and the mail, each once.
+    const written = async () =>
+      (
+        await sql<{ kind: string }>(
+          h.db,
+          `SELECT 'event' AS kind FROM events WHERE type = 'subscriber.admitted' AND subject_id = ?
+           UNION ALL SELECT 'mail' FROM deliveries WHERE event_type = 'admitted' AND subscriber_id = ?`,
+          [id, id],
+        )
+      )
+        .map((w) => w.kind)
+        .sort();
+    expect(await written()).toEqual(['event', 'mail']);
+    // Admitting again lets no one in: no second event, no second mail.
+    const again = await b.post(`${base}/admit`, { _csrf: Browser.csrf((await b.get(base)).html) });
+    expect(again.res.headers.get('location')).toBe(base);
+    expect(await written()).toEqual(['event', 'mail']);
   });
 });
 

@@ -6,6 +6,7 @@ export * from './email.js';
 export * from './error-names.js';
 export * from './field-named.js';
 export * from './fields.js';
+export * from './languages.js';
 export * from './parse.js';
 export * from './pow.js';
 export * from './referral-code.js';

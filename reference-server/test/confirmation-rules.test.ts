@@ -13,6 +13,7 @@ import { type OperatorServices, openStore, operatorServices } from '../src/conta
 import { isConfirmed, MAIL_AGAIN_AFTER_US, mailsAgain } from '../src/domain/confirmation.js';
 import { confirmationMailContent } from '../src/domain/confirmation-mail.js';
 import type { SignupRow, Waitlist } from '../src/domain/records.js';
+import { wordsFor } from '../src/domain/texts/index.js';
 import type { Store } from '../src/store/store.js';
 
 describe('the rules', () => {
@@ -35,6 +36,7 @@ describe('the rules', () => {
     const mail = confirmationMailContent(
       'Acme <script>"x"</script> &\r\nBcc: evil@x.example',
       'https://a.example/c/T',
+      wordsFor('en'),
     );
     expect(mail.subject).not.toMatch(/[\r\n]/);
     expect(mail.subject).toBe('Confirm your email for Acme <script>"x"</script> & Bcc: evil@x.example');

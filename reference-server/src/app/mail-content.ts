@@ -7,6 +7,7 @@
 import { confirmUrl } from '../domain/confirmation.js';
 import { confirmationMailContent } from '../domain/confirmation-mail.js';
 import { isMessageKind, type MessageKind, renderMessage, tagValues } from '../domain/messages.js';
+import { wordsFor } from '../domain/texts/index.js';
 import type { Store } from '../store/store.js';
 import { unsubscribeUrl } from './unsubscribe.js';
 
@@ -29,7 +30,11 @@ export async function mailContent(
     return isMessageKind(kind) ? messageMail(store, subscriber_id, kind, appUrl) : undefined;
   const facts = await store.reads.confirmations.mail(subscriber_id);
   if (!facts?.needed) return undefined;
-  return { to: facts.email, ...confirmationMailContent(facts.waitlistName, confirmUrl(appUrl, facts.token)) };
+  const words = wordsFor('en');
+  return {
+    to: facts.email,
+    ...confirmationMailContent(facts.waitlistName, confirmUrl(appUrl, facts.token), words),
+  };
 }
 
 function messageMail(

@@ -3,7 +3,9 @@
  * why the person got it, and what to do if it was not them. Pure, so every word is tested
  * without a mail server. The link opens a page with a button; nothing confirms on a click alone.
  */
+
 import { escapeHtml } from './html.js';
+import type { Words } from './texts/index.js';
 
 export interface ConfirmationMailContent {
   subject: string;
@@ -11,28 +13,33 @@ export interface ConfirmationMailContent {
   html: string;
 }
 
-export function confirmationMailContent(waitlistName: string, link: string): ConfirmationMailContent {
-  const name = waitlistName.replace(/[\r\n]+/g, ' ').trim();
-  const subject = `Confirm your email for ${name}`;
+export function confirmationMailContent(
+  waitlistName: string,
+  link: string,
+  { lang, dir, say }: Words,
+): ConfirmationMailContent {
+  const waitlist = waitlistName.replace(/[\r\n]+/g, ' ').trim();
+  const subject = say('confirmMailSubject', { waitlist });
   const text = [
-    `Someone, hopefully you, signed up for the ${name} waitlist with this email address.`,
+    say('confirmMailIntro', { waitlist }),
     '',
-    'To confirm it, open this link and press the button:',
+    say('confirmMailOpen'),
     link,
     '',
-    'You keep your place in line either way; confirming counts you for whoever referred you.',
-    "If it wasn't you, ignore this email: nothing more will be sent unless someone signs up again.",
+    say('confirmMailKeep'),
+    say('confirmMailIgnore'),
     '',
   ].join('\n');
-  const n = escapeHtml(name);
+  // The name in bold: the text is split around it, each part escaped.
+  const [before = '', after = ''] = say('confirmMailIntro', { waitlist: '\u0000' }).split('\u0000');
   const href = escapeHtml(link);
   const html = `<!doctype html>
-<html><body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #111">
-<p>Someone, hopefully you, signed up for the <strong>${n}</strong> waitlist with this email address.</p>
-<p><a href="${href}" style="display: inline-block; padding: 10px 16px; background: #111; color: #fff; text-decoration: none; border-radius: 6px">Confirm my email</a></p>
-<p>Or open this link: <a href="${href}">${href}</a></p>
-<p style="color: #555">You keep your place in line either way; confirming counts you for whoever referred you.
-If it wasn't you, ignore this email: nothing more will be sent unless someone signs up again.</p>
+<html lang="${escapeHtml(lang)}" dir="${dir}"><body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #111">
+<p>${escapeHtml(before)}<strong>${escapeHtml(waitlist)}</strong>${escapeHtml(after)}</p>
+<p><a href="${href}" style="display: inline-block; padding: 10px 16px; background: #111; color: #fff; text-decoration: none; border-radius: 6px">${escapeHtml(say('confirmButton'))}</a></p>
+<p>${escapeHtml(say('confirmMailOr'))} <a href="${href}" dir="ltr">${href}</a></p>
+<p style="color: #555">${escapeHtml(say('confirmMailKeep'))}
+${escapeHtml(say('confirmMailIgnore'))}</p>
 </body></html>
 `;
   return { subject, text, html };

@@ -12,6 +12,8 @@ import { statusView } from '../app/subscribers.js';
 import { unsubscribe, unsubscribeView } from '../app/unsubscribe.js';
 import type { Container } from '../container.js';
 import { newRequestId } from '../domain/ids.js';
+import { languageOfHeader } from '../domain/say.js';
+import { type Words, wordsFor } from '../domain/texts/index.js';
 import { clientIp } from '../web/client-ip.js';
 import { apiRouter } from './api.js';
 import { errorOutcome, unavailableOutcome } from './outcome.js';
@@ -35,6 +37,10 @@ const SECRET_PATHS: readonly [RegExp, string][] = [
 ];
 
 /** The path as logged: capability tokens replaced, query strings (which may hold an email) dropped. */
+
+/** The words of a page that knows no subscriber: the language the browser asks for. */
+const browserWords = (req: Request): Words => wordsFor(languageOfHeader(req.get('accept-language')));
+
 export function loggedPath(url: string): string {
   const path = url.split('?')[0] ?? '';
   for (const [pattern, shown] of SECRET_PATHS) if (pattern.test(path)) return path.replace(pattern, shown);
@@ -109,19 +115,22 @@ export function createApp(app: Container, options: AppOptions): express.Express 
 
   web.get('/s/:token', async (req, res) => {
     const found = await statusView(app.store, String(req.params.token));
-    if (!found) return sendPage(res, notFoundPage(), 404);
+    if (!found) return sendPage(res, notFoundPage(browserWords(req)), 404);
     const origin = found.settings.origins[0];
     sendPage(
       res,
-      statusPage({
-        waitlistName: found.waitlistName,
-        position: found.admitted ? null : found.position,
-        total: found.total,
-        referralCode: found.referralCode,
-        referralCount: found.referralCount,
-        shareUrl: origin ? `${origin}/?ref=${found.referralCode}` : undefined,
-        confirmed: found.confirmed,
-      }),
+      statusPage(
+        {
+          waitlistName: found.waitlistName,
+          position: found.admitted ? null : found.position,
+          total: found.total,
+          referralCode: found.referralCode,
+          referralCount: found.referralCount,
+          shareUrl: origin ? `${origin}/?ref=${found.referralCode}` : undefined,
+          confirmed: found.confirmed,
+        },
+        wordsFor('en'),
+      ),
     );
   });
 
@@ -129,26 +138,28 @@ export function createApp(app: Container, options: AppOptions): express.Express 
   // (RFC 8058), unsubscribes and answers the page that says so (docs/messages.md#unsubscribe).
   web.get('/s/:token/unsubscribe', async (req, res) => {
     const found = await unsubscribeView(app, String(req.params.token));
-    sendPage(res, found ? unsubscribePage(found) : notFoundPage(), found ? 200 : 404);
+    if (!found) return sendPage(res, notFoundPage(browserWords(req)), 404);
+    sendPage(res, unsubscribePage(found, wordsFor('en')));
   });
   web.post('/s/:token/unsubscribe', async (req, res) => {
     const done = await unsubscribe(app, String(req.params.token));
-    sendPage(res, done ? unsubscribePage(done) : notFoundPage(), done ? 200 : 404);
+    if (!done) return sendPage(res, notFoundPage(browserWords(req)), 404);
+    sendPage(res, unsubscribePage(done, wordsFor('en')));
   });
 
   // The confirmation link: the page asks, only its button's POST confirms (docs/subscribers.md#email-confirmation).
   web.get('/c/:token', async (req, res) => {
     const page = await confirmationPage(app, String(req.params.token));
-    if (!page) return sendPage(res, unknownConfirmationPage(), 404);
-    sendPage(res, confirmPage(page));
+    if (!page) return sendPage(res, unknownConfirmationPage(browserWords(req)), 404);
+    sendPage(res, confirmPage(page, wordsFor('en')));
   });
   web.post('/c/:token', async (req, res) => {
     const result = await pressConfirm(app, String(req.params.token), clientIp(req, app.config.trustProxy));
     if (result.kind === 'throttled') {
       res.set('Retry-After', String(result.retryAfter));
-      return sendPage(res, tooManyConfirmationsPage(), 429);
+      return sendPage(res, tooManyConfirmationsPage(browserWords(req)), 429);
     }
-    if (result.kind === 'unknown') return sendPage(res, unknownConfirmationPage(), 404);
+    if (result.kind === 'unknown') return sendPage(res, unknownConfirmationPage(browserWords(req)), 404);
     // Back to the link's page, which now says it is done: a reload does not post again.
     res.redirect(303, req.originalUrl);
   });
@@ -162,8 +173,8 @@ export function createApp(app: Container, options: AppOptions): express.Express 
     send(res, errorOutcome(ErrorCode.notFound, `No endpoint ${req.method} ${loggedPath(req.originalUrl)}.`));
   });
 
-  web.use((_req, res) => {
-    sendPage(res, notFoundPage(), 404);
+  web.use((req, res) => {
+    sendPage(res, notFoundPage(browserWords(req)), 404);
   });
 
   web.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
@@ -171,7 +182,7 @@ export function createApp(app: Container, options: AppOptions): express.Express 
     // Express's own client errors (e.g. a malformed percent-encoding in the path): no such route.
     if (typeof status === 'number' && status >= 400 && status < 500) {
       if (req.path.startsWith('/v1/')) return send(res, errorOutcome(ErrorCode.notFound, 'Not found.'));
-      return sendPage(res, notFoundPage(), 404);
+      return sendPage(res, notFoundPage(browserWords(req)), 404);
     }
     // The database away or busy: nothing was done, and the outage is logged once, not per request.
     if (health.observe(error)) {

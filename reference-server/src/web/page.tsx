@@ -35,7 +35,7 @@ document.querySelectorAll('[data-copy]').forEach(function (button) {
     var source = document.getElementById(button.getAttribute('data-copy'));
     var text = 'value' in source ? source.value : source.textContent;
     navigator.clipboard.writeText(text).then(function () { status.textContent = button.getAttribute('data-copied') || 'Copied.'; },
-      function () { status.textContent = 'Copy failed: select the text and copy it.'; });
+      function () { status.textContent = button.getAttribute('data-failed') || 'Copy failed: select the text and copy it.'; });
   });
 });
 `;
@@ -54,6 +54,8 @@ export function renderPage(
     extraCsp = '',
     scriptSrc = '',
     referrerPolicy = 'no-referrer',
+    lang = 'en',
+    dir = 'ltr',
   }: {
     css?: string;
     script?: string;
@@ -62,11 +64,14 @@ export function renderPage(
     /** Sources added to `script-src` beside the page's nonce. */
     scriptSrc?: string;
     referrerPolicy?: string;
+    /** The language the page is written in, and its direction (docs/languages.md#pages-and-mails). */
+    lang?: string;
+    dir?: 'ltr' | 'rtl';
   } = {},
 ): Page {
   const nonce = randomBytes(16).toString('base64');
   const html = `<!doctype html>${renderToString(
-    <html lang="en">
+    <html lang={lang} dir={dir}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

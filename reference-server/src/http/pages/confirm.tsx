@@ -3,6 +3,7 @@
  * mail scanners and link previews open links, so only the button's POST does. Like the status
  * page it is a capability: no Referer, no cache, no index.
  */
+import type { Words } from '../../domain/texts/index.js';
 import { type Page, renderPage } from '../../web/page.js';
 
 export interface ConfirmPageData {
@@ -12,60 +13,58 @@ export interface ConfirmPageData {
   statusUrl: string | undefined;
 }
 
-export function confirmPage(data: ConfirmPageData): Page {
-  return renderPage(`Confirm your email for ${data.waitlistName}`, () => (
-    <main>
-      <div class="card">
-        {data.confirmed ? (
-          <>
-            <h1>Your email is confirmed</h1>
-            <p>Thank you: you are on the {data.waitlistName} waitlist, and your address is confirmed.</p>
-            {data.statusUrl ? (
-              <p>
-                <a href={data.statusUrl}>See your place in line</a>
-              </p>
-            ) : null}
-          </>
-        ) : (
-          <>
-            <h1>Confirm your email</h1>
-            <p>
-              Press the button to confirm that this address signed up for the {data.waitlistName} waitlist. If
-              it wasn't you, close this page: nothing happens.
-            </p>
-            <form method="post">
-              <button type="submit">Confirm my email</button>
-            </form>
-          </>
-        )}
-      </div>
-    </main>
-  ));
+export function confirmPage(data: ConfirmPageData, { lang, dir, say }: Words): Page {
+  const waitlist = data.waitlistName;
+  return renderPage(
+    say('confirmTitle', { waitlist }),
+    () => (
+      <main>
+        <div class="card">
+          {data.confirmed ? (
+            <>
+              <h1>{say('confirmedHeading')}</h1>
+              <p>{say('confirmedText', { waitlist })}</p>
+              {data.statusUrl ? (
+                <p>
+                  <a href={data.statusUrl}>{say('seeYourPlace')}</a>
+                </p>
+              ) : null}
+            </>
+          ) : (
+            <>
+              <h1>{say('confirmHeading')}</h1>
+              <p>{say('confirmText', { waitlist })}</p>
+              <form method="post">
+                <button type="submit">{say('confirmButton')}</button>
+              </form>
+            </>
+          )}
+        </div>
+      </main>
+    ),
+    { lang, dir },
+  );
 }
 
-export function unknownConfirmationPage(): Page {
-  return renderPage('Link not valid', () => (
-    <main>
-      <div class="card">
-        <h1>This link is not valid</h1>
-        <p>
-          Check that you opened the whole link from the confirmation email, or sign up again to get a new one.
-        </p>
-      </div>
-    </main>
-  ));
+/** A page of a heading and a sentence, for the links that lead nowhere. */
+function notice(words: Words, title: string, heading: string, text: string): Page {
+  return renderPage(
+    title,
+    () => (
+      <main>
+        <div class="card">
+          <h1>{heading}</h1>
+          <p>{text}</p>
+        </div>
+      </main>
+    ),
+    { lang: words.lang, dir: words.dir },
+  );
 }
+
+export const unknownConfirmationPage = (words: Words): Page =>
+  notice(words, words.say('badLinkTitle'), words.say('badLinkHeading'), words.say('badLinkText'));
 
 /** The button pressed too often from one address (429, with Retry-After). */
-export function tooManyConfirmationsPage(): Page {
-  return renderPage('Too many attempts', () => (
-    <main>
-      <div class="card">
-        <h1>Too many attempts</h1>
-        <p>
-          This address has pressed confirmation buttons too often. Wait a minute, then press the button again.
-        </p>
-      </div>
-    </main>
-  ));
-}
+export const tooManyConfirmationsPage = (words: Words): Page =>
+  notice(words, words.say('tooManyHeading'), words.say('tooManyHeading'), words.say('tooManyText'));

@@ -3,6 +3,7 @@
  * share link with a copy button. The URL is a capability, so the page sends no Referer, is not
  * cached and is not indexed.
  */
+import type { Words } from '../../domain/texts/index.js';
 import { COPY_SCRIPT, type Page, renderPage } from '../../web/page.js';
 
 export interface StatusPageData {
@@ -23,63 +24,62 @@ dl { display: grid; grid-template-columns: auto 1fr; gap: 0.25rem 1rem; margin: 
 dt { color: var(--muted); } dd { margin: 0; font-weight: 600; }
 .share { display: flex; gap: 0.5rem; flex-wrap: wrap; } .share input { flex: 1 1 14rem; }
 code { font-size: 1.1em; letter-spacing: 0.08em; }
-.notice { border-left: 4px solid currentColor; padding: 0.5rem 0.75rem; margin: 0 0 1rem; }
+.notice { border-inline-start: 4px solid currentColor; padding: 0.5rem 0.75rem; margin: 0 0 1rem; }
 `;
 
-const number = (n: number) => n.toLocaleString('en-US');
-
-export function statusPage(data: StatusPageData): Page {
-  const people = data.referralCount === 1 ? 'person has' : 'people have';
+/** The status page in the subscriber's language (docs/languages.md#pages-and-mails). */
+export function statusPage(data: StatusPageData, { lang, dir, say }: Words): Page {
+  const waitlist = data.waitlistName;
   return renderPage(
-    `Your place on ${data.waitlistName}`,
+    say('statusTitle', { waitlist }),
     () => (
       <main>
         <div class="card">
           {data.confirmed ? null : (
             <p class="notice" role="status">
-              <strong>Check your inbox:</strong> we sent you a link to confirm your email address. You keep
-              your place while you wait.
+              <strong>{say('checkInbox')}</strong> {say('checkInboxText')}
             </p>
           )}
           {data.position === null ? (
             <>
-              <h1>You're in</h1>
-              <p>
-                {data.waitlistName} has let you in: you are no longer waiting. Look out for their message on
-                how to get started.
-              </p>
+              <h1>{say('admittedHeading')}</h1>
+              <p>{say('admittedText', { waitlist })}</p>
             </>
           ) : (
             <>
-              <h1>Your place on {data.waitlistName}</h1>
+              <h1>{say('statusTitle', { waitlist })}</h1>
               <p class="position" aria-describedby="position-of">
-                #{number(data.position)}
+                #{new Intl.NumberFormat(lang).format(data.position)}
               </p>
               <p id="position-of" class="muted">
-                of {number(data.total)} {data.total === 1 ? 'person' : 'people'} on the waitlist
+                {say('positionOf', { count: data.total })}
               </p>
             </>
           )}
           <dl>
-            <dt>Your referral code</dt>
+            <dt>{say('referralCode')}</dt>
             <dd>
               <code>{data.referralCode}</code>
             </dd>
-            <dt>Referrals</dt>
-            <dd>
-              {number(data.referralCount)} {people} joined with your code
-            </dd>
+            <dt>{say('referrals')}</dt>
+            <dd>{say('referralsJoined', { count: data.referralCount })}</dd>
           </dl>
           {data.shareUrl ? (
             <section aria-labelledby="share-heading">
-              <h2 id="share-heading">Share your link to move up</h2>
+              <h2 id="share-heading">{say('shareHeading')}</h2>
               <label class="muted" for="share-link">
-                Your share link
+                {say('shareLabel')}
               </label>
               <div class="share">
-                <input id="share-link" type="url" readOnly value={data.shareUrl} />
-                <button type="button" data-copy="share-link" data-copied="Link copied." hidden>
-                  Copy link
+                <input id="share-link" type="url" readOnly value={data.shareUrl} dir="ltr" />
+                <button
+                  type="button"
+                  data-copy="share-link"
+                  data-copied={say('linkCopied')}
+                  data-failed={say('copyFailed')}
+                  hidden
+                >
+                  {say('copyLink')}
                 </button>
               </div>
               <p id="copy-status" role="status" aria-live="polite" class="muted" />
@@ -88,19 +88,22 @@ export function statusPage(data: StatusPageData): Page {
         </div>
       </main>
     ),
-    { css: CSS, script: COPY_SCRIPT },
+    { css: CSS, script: COPY_SCRIPT, lang, dir },
   );
 }
 
-export function notFoundPage(): Page {
-  return renderPage('Page not found', () => (
-    <main>
-      <div class="card">
-        <h1>Page not found</h1>
-        <p>
-          This status link is not valid. Check that you copied the whole link from your sign-up confirmation.
-        </p>
-      </div>
-    </main>
-  ));
+/** A status or unsubscribe link that is not valid, in the language the browser asks for. */
+export function notFoundPage({ lang, dir, say }: Words): Page {
+  return renderPage(
+    say('notFoundTitle'),
+    () => (
+      <main>
+        <div class="card">
+          <h1>{say('notFoundTitle')}</h1>
+          <p>{say('notFoundText')}</p>
+        </div>
+      </main>
+    ),
+    { lang, dir },
+  );
 }

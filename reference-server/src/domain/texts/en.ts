@@ -68,6 +68,18 @@ export const en = {
 
   // Under a welcome or referral mail
   stopEmails: 'To stop these emails: {link}',
+
+  // The messages a waitlist sends until its operators write their own (docs/messages.md): templates
+  // with `{{merge tags}}`, filled when sent. Worded to read well for any count, since a template has
+  // no plural forms.
+  welcomeSubject: "You're on the {{waitlist_name}} waitlist",
+  welcomeBody:
+    'Thank you for signing up for {{waitlist_name}}. You are number {{position}} in line.\n\nWe will write to you again when it is your turn.',
+  referralSubject: 'Someone joined {{waitlist_name}} through you',
+  referralBody:
+    'Thank you for sharing {{waitlist_name}}. People who have joined through you so far: {{referral_count}}. You are now number {{position}} in line.',
+  admittedSubject: "You're in: {{waitlist_name}}",
+  admittedBody: 'Good news: {{waitlist_name}} has let you in. Start here: {{access_url}}',
 };
 
 /** What every language's catalogue holds: each key of English, a text or plural forms as English has. */

@@ -122,6 +122,7 @@ export default {
       const expected = (await t.rows?.()) ?? 0;
       await drained(sink, expected);
       const drainedMails = expected - before;
+      ctx.log(`4f: ${fmtInt(sentDuring)} mails sent during the run, ${fmtInt(drainedMails)} after it`);
       mailRuns.push({
         sentDuring,
         seconds,
@@ -308,7 +309,7 @@ export default {
               'two and sends all seven keys of `source` (page addresses with a query, kept as origin and path). ' +
               'Its goal is its rate over 4a of the same round (median of the per-round ratios); in every round ' +
               'the two run back to back, each first in turn.',
-            await welcomeNote(sink, mailRuns, runsOf('4f'), target('4f')),
+            await welcomeNote(sink, mailRuns, runsOf('4f'), runsOf('4a'), target('4f')),
             `Checked in every run: no socket errors, every answer 202 (200 for 4d), and the rows each sign-up ` +
               `database gained equal the 202s wrk counted (${fmtInt(total202)} in all), give or take the ` +
               'requests in flight when wrk stopped.',
@@ -329,7 +330,14 @@ export default {
 const serverCpu = (t: LoadTarget) => t.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
 
 /** 4f's note: what the outbox sent during the runs and after them, and that every sign-up's mail came. */
-async function welcomeNote(sink: SmtpSink, mailRuns: MailRun[], runs: Run[], t: Target): Promise<string> {
+async function welcomeNote(
+  sink: SmtpSink,
+  mailRuns: MailRun[],
+  runs: Run[],
+  baselines: Run[],
+  t: Target,
+): Promise<string> {
+  const ratios = runs.map((r, i) => r.rps / (baselines[i]?.rps ?? Number.NaN));
   const { received, first } = await sink.count();
   const rows = (await t.rows?.()) ?? 0;
   if (received !== rows) throw new Error(`4f: the SMTP sink has ${received} mails for ${rows} sign-ups`);
@@ -356,7 +364,8 @@ async function welcomeNote(sink: SmtpSink, mailRuns: MailRun[], runs: Run[], t: 
     'the sign-ups); after each run the benchmark waited until the outbox had sent every mail before the next ' +
     `scenario: median ${`${(median(mailRuns.map((r) => r.drainMs)) / 1000).toFixed(1)} s`} from the end of the run ` +
     `(${fmtInt(median(mailRuns.map((r) => r.drainedMails)))} mails left at its end, the server using ` +
-    `${fmtUs(median(mailRuns.map((r) => r.drainCpuPerMailUs)))} of CPU per mail meanwhile). Checked: one mail ` +
+    `${fmtUs(median(mailRuns.map((r) => r.drainCpuPerMailUs)))} of CPU per mail meanwhile). 4f ÷ 4a round by ` +
+    `round: ${ratios.map(fmtRatio).join(', ')}. Checked: one mail ` +
     `per sign-up, ${fmtInt(received)} in all, the first to its sign-up's address with the saved subject and a ` +
     'List-Unsubscribe header.'
   );

@@ -352,6 +352,7 @@ async function welcomeNote(
   }
   const signUps = runs.reduce((n, r) => n + r.ok, 0);
   const sent = mailRuns.reduce((n, r) => n + r.sentDuring, 0);
+  const drainSeconds = median(mailRuns.map((r) => r.drainMs)) / 1000;
   return (
     "4f: as 4a, with the waitlist's welcome message saved and on (`message set --on`; a subject with " +
     '{{waitlist_name}}, a body with {{email}}, {{position}}, {{people_ahead}} and {{status_url}}), the server ' +
@@ -362,7 +363,7 @@ async function welcomeNote(
     `${fmtInt(sent)} mails for ${fmtInt(signUps)} sign-ups (median ` +
     `${fmtInt(median(mailRuns.map((r) => r.sentDuring / r.seconds)))} mails/s, ${fmtPct(sent / signUps)} of ` +
     'the sign-ups); after each run the benchmark waited until the outbox had sent every mail before the next ' +
-    `scenario: median ${`${(median(mailRuns.map((r) => r.drainMs)) / 1000).toFixed(1)} s`} from the end of the run ` +
+    `scenario: median ${drainSeconds.toFixed(1)} s from the end of the run ` +
     `(${fmtInt(median(mailRuns.map((r) => r.drainedMails)))} mails left at its end, the server using ` +
     `${fmtUs(median(mailRuns.map((r) => r.drainCpuPerMailUs)))} of CPU per mail meanwhile). 4f ÷ 4a round by ` +
     `round: ${ratios.map(fmtRatio).join(', ')}. Checked: one mail ` +

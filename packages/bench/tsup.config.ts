@@ -50,9 +50,11 @@ const testkitInPlace: Plugin = {
 export default defineConfig({
   entry: {
     run: 'src/run.ts',
-    // Item 10's solving threads, item 8's webhook receiver thread, item 4's hello-world processes.
+    // Item 10's solving threads, item 8's webhook receiver thread, item 4f's SMTP sink thread,
+    // item 4's hello-world processes.
     'attacker-solver': 'src/threads/attacker-solver.ts',
     'webhook-receiver': 'src/threads/webhook-receiver.ts',
+    'smtp-sink': 'src/threads/smtp-sink.ts',
     hello: 'src/baselines/hello.ts',
   },
   format: ['esm'],

@@ -1,6 +1,8 @@
 /**
  * Item 2: bytes after gzip -9 of the widget's script-tag file against the main browser files of
- * the widgets people glue on today, from npm, measured in the same run.
+ * the widgets people glue on today, from npm, measured in the same run. Then what the view beacon
+ * costs the file (issue 25): the file built again by the widget's own configuration with and
+ * without `src/core/view.ts` (lib/widget-builds.ts), the first checked to be the shipped file.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,8 +10,11 @@ import { dirname, join } from 'node:path';
 import type { Benchmark } from '../lib/bench.js';
 import { gzip9 } from '../lib/gzip.js';
 import { fmtInt, fmtRatio, metCell } from '../lib/stats.js';
+import { buildWidgetWithAndWithoutView } from '../lib/widget-builds.js';
 
 const require = createRequire(import.meta.url);
+/** Issue 25: the view beacon adds at most this many bytes (gzip -9) to the script-tag file. */
+const BEACON_GOAL = 150;
 const manifest = (dir: string) =>
   JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string };
 
@@ -24,8 +29,18 @@ function packageDir(name: string): string {
 export default {
   id: '2',
   title: 'Widget size',
-  async run() {
-    const ours = gzip9(require.resolve('@waitlistkit/widget/waitlist.js'));
+  async run(ctx) {
+    const shipped = require.resolve('@waitlistkit/widget/waitlist.js');
+    const ours = gzip9(shipped);
+    ctx.log('building the script-tag file with and without its view beacon');
+    const built = await buildWidgetWithAndWithoutView(ctx.tempDir('widget-builds'));
+    if (!readFileSync(built.withView).equals(readFileSync(shipped))) {
+      throw new Error(
+        `the script-tag file built again (${built.withView}) differs from ${shipped}: build the widget first`,
+      );
+    }
+    const withoutView = gzip9(built.withoutView).size;
+    const beacon = ours.size - withoutView;
     const others = [
       ['altcha', 'dist/main/altcha.min.js', ''],
       ['friendly-challenge', 'widget.min.js', ''],
@@ -59,6 +74,21 @@ export default {
             },
             ...others.map(row),
             row({ label: 'Cap, what a page downloads (widget + WebAssembly)', size: cap }),
+            {
+              name: 'the view beacon: dist/waitlist.js less the same build with src/core/view.ts a no-op',
+              value: `${fmtInt(beacon)} B`,
+              baseline: `${fmtInt(withoutView)} B`,
+              ratio: fmtRatio(ours.size / withoutView),
+              goal: `≤ ${BEACON_GOAL} B`,
+              met: metCell(beacon <= BEACON_GOAL),
+            },
+          ],
+          notes: [
+            "The view beacon's row: the widget's own tsup configuration run again in this run, once as it is " +
+              '(checked to give the shipped dist/waitlist.js byte for byte) and once with `src/core/view.ts` replaced ' +
+              'by a `countView` that does nothing (an esbuild plugin loading that module; the form still calls it), so ' +
+              'the minifier drops what only the beacon used. Its value is the difference of the two after gzip -9; ' +
+              'its baseline the file without the beacon, its ratio the file ÷ that.',
           ],
         },
       ],

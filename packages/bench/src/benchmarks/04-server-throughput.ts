@@ -6,6 +6,11 @@
  * checked: no socket errors, every answer the expected status, and for sign-ups the rows the
  * database gained equal the 202s wrk saw (plus at most the requests in flight when it stopped).
  *
+ * 4f is 4a with the welcome message on and the server's SMTP at a sink on loopback (a worker
+ * thread, lib/smtp-sink.ts): its mail is queued with the sign-up and sent by the outbox meanwhile;
+ * after each 4f run the benchmark waits for the outbox to drain (timed) before the next scenario,
+ * so no other row runs beside its backlog, and every sign-up's mail must reach the sink.
+ *
  * 4a runs on PostgreSQL too (issue 16), with one server process and with two on one database
  * (one wrk each), in the same rounds; then a probe times one sign-up's transactions unloaded, for
  * the notes' argument about more instances (postgresSections below). Skipped without PostgreSQL.
@@ -21,10 +26,22 @@ import {
   type Scenario,
   startScenario,
   THROUGHPUT_ROWS,
+  WELCOME_4F,
 } from '../lib/scenarios.js';
 import { startHello } from '../lib/servers.js';
 import { type SignupTimings, timeSignupTransactions } from '../lib/signup-probe.js';
-import { fmtInt, fmtMs, fmtRatio, fmtUs, median, medianRatio, metCell, percentile } from '../lib/stats.js';
+import { drained, type SmtpSink, startSmtpSink } from '../lib/smtp-sink.js';
+import {
+  fmtInt,
+  fmtMs,
+  fmtPct,
+  fmtRatio,
+  fmtUs,
+  median,
+  medianRatio,
+  metCell,
+  percentile,
+} from '../lib/stats.js';
 import type { Section } from '../lib/table.js';
 import { checkWrkRun as check, load, type WrkRun, wrkScript } from '../lib/wrk.js';
 
@@ -32,18 +49,21 @@ const CONNECTIONS = 50;
 const GOAL_RATIO = 0.6;
 /** 4e (issue 24): a sign-up with fields and a source at no less than this share of 4a's rate. */
 const FIELDS_GOAL_RATIO = 0.9;
+/** 4f (issue 25): a sign-up with the welcome message on at no less than this share of 4a's rate. */
+const WELCOME_GOAL_RATIO = 0.9;
 
 type RowId = (typeof THROUGHPUT_ROWS)[number]['id'];
 
 /**
- * The scenarios in the order a round runs them: the table's, but 4e beside 4a, its baseline,
- * first in turn (4a then 4e, then 4e then 4a). Apart, the rows between them (PostgreSQL's among
- * them, whose cluster keeps working after its load) and the drift of the shared machine would
- * weigh on one side of 4e's ratio only.
+ * The scenarios in the order a round runs them: the table's, but 4e and 4f beside 4a, their
+ * baseline, each first in turn (4a, 4e, 4f, then 4f, 4e, 4a). Apart, the rows between them
+ * (PostgreSQL's among them, whose cluster keeps working after its load) and the drift of the
+ * shared machine would weigh on one side of their ratios only.
  */
 function roundOrder(ids: readonly RowId[], round: number): RowId[] {
-  const pair: RowId[] = round % 2 === 0 ? ['4a', '4e'] : ['4e', '4a'];
-  return ids.flatMap((id) => (id === '4a' ? pair : id === '4e' ? [] : [id]));
+  const beside: RowId[] = ['4a', '4e', '4f'];
+  const group = round % 2 === 0 ? beside : [...beside].reverse();
+  return ids.flatMap((id) => (id === '4a' ? group : beside.includes(id) ? [] : [id]));
 }
 
 /** What a row loads: a hello-world or a scenario, with what its runs are checked and measured by. */
@@ -58,6 +78,15 @@ interface Run extends WrkRun {
   cpuPerRequestUs: number;
   pgCpuPerRequestUs: number;
   walPerRequest: number;
+}
+
+/** 4f's mail in one run: sent while wrk ran, then the outbox's drain until every sign-up's was sent. */
+interface MailRun {
+  sentDuring: number;
+  seconds: number;
+  drainMs: number;
+  drainCpuPerMailUs: number;
+  drainedMails: number;
 }
 
 export default {
@@ -80,6 +109,28 @@ export default {
       cluster,
     });
     let cluster: Cluster | undefined;
+    const sink = await startSmtpSink();
+    const mailRuns: MailRun[] = [];
+    /**
+     * After a 4f run: let requests in flight commit, then time the outbox until the sink has a
+     * mail for every row (every sign-up of the scenario so far), with the server's CPU meanwhile.
+     */
+    const drainMail = async (t: Target, endedAt: number, sentDuring: number, seconds: number) => {
+      await sleep(200);
+      const cpuBefore = serverCpu(t);
+      const before = (await sink.count()).received;
+      const expected = (await t.rows?.()) ?? 0;
+      await drained(sink, expected);
+      const drainedMails = expected - before;
+      ctx.log(`4f: ${fmtInt(sentDuring)} mails sent during the run, ${fmtInt(drainedMails)} after it`);
+      mailRuns.push({
+        sentDuring,
+        seconds,
+        drainMs: performance.now() - endedAt,
+        drainCpuPerMailUs: drainedMails > 0 ? ((serverCpu(t) - cpuBefore) / drainedMails) * 1e6 : Number.NaN,
+        drainedMails,
+      });
+    };
     const skippedPostgres = ctx.lacks('postgres', 'the PostgreSQL rows (4a on PostgreSQL)');
     const shown = THROUGHPUT_ROWS.filter((s) => !('postgres' in s && skippedPostgres));
     try {
@@ -94,9 +145,10 @@ export default {
           stop: () => server.stop(),
         });
       }
-      ctx.log('setting up the four server scenarios');
+      ctx.log('setting up the server scenarios');
       for (const id of ['4a', '4b', '4c', '4e'] as const)
         targets.set(id, scenario(await startScenario(id, { dir })));
+      targets.set('4f', scenario(await startScenario('4f', { dir, env: { WAITLIST_SMTP_URL: sink.url } })));
       const list = await startScenario('4d', { dir, listSize });
       targets.set('4d', scenario(list));
       let pg1: Scenario | undefined;
@@ -121,7 +173,6 @@ export default {
       }
 
       const ids = shown.map((s) => s.id);
-      const serverCpu = (t: Target) => t.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
       if (warmup > 0) {
         ctx.log(`warming up (${warmup} s each)`);
         for (const id of roundOrder(ids, 0)) {
@@ -131,6 +182,10 @@ export default {
             await load(t, { prefix: `w${id}`, seconds: warmup, connections: CONNECTIONS }),
             t.expected,
           );
+          if (id === '4f') {
+            await sleep(200);
+            await drained(sink, (await t.rows?.()) ?? 0);
+          }
         }
       }
       const runs = new Map<RowId, Run[]>(ids.map((id) => [id, []]));
@@ -143,7 +198,10 @@ export default {
           const cpuBefore = serverCpu(t);
           const clusterCpuBefore = t.cluster?.cpuSeconds() ?? 0;
           const walBefore = (await t.cluster?.walBytes()) ?? 0;
+          const mailsBefore = id === '4f' ? (await sink.count()).received : 0;
           const wrk = await load(t, { prefix: `r${round}${id}`, seconds, connections: CONNECTIONS });
+          const endedAt = performance.now();
+          const sentDuring = id === '4f' ? (await sink.count()).received - mailsBefore : 0;
           const perRequest = (amount: number) => amount / wrk.requests;
           const run: Run = {
             ...wrk,
@@ -162,6 +220,7 @@ export default {
               throw new Error(`${id}: wrk saw ${run.ok} answers 202 but the database gained ${gained} rows`);
             }
           }
+          if (id === '4f') await drainMail(t, endedAt, sentDuring, seconds);
           runsOf(id).push(run);
         }
       }
@@ -187,13 +246,14 @@ export default {
         );
       const rows = shown.map((s) => {
         const ratio = ratioTo(s.id, 'express');
-        // 4e's goal is against 4a of the same rounds; 4a's against Express.
-        const fieldsRatio = s.id === '4e' ? ratioTo('4e', '4a') : Number.NaN;
+        // 4e's and 4f's goals are against 4a of the same rounds; 4a's against Express.
+        const besideGoal = s.id === '4e' ? FIELDS_GOAL_RATIO : s.id === '4f' ? WELCOME_GOAL_RATIO : undefined;
+        const besideRatio = besideGoal === undefined ? Number.NaN : ratioTo(s.id, '4a');
         const goal =
           s.id === '4a'
             ? `≥ ${GOAL_RATIO}×`
-            : s.id === '4e'
-              ? `≥ ${FIELDS_GOAL_RATIO}× 4a (${fmtRatio(fieldsRatio)})`
+            : besideGoal !== undefined
+              ? `≥ ${besideGoal}× 4a (${fmtRatio(besideRatio)})`
               : '';
         return {
           name: 'baseline' in s ? `${s.name} (baseline)` : s.name,
@@ -208,8 +268,8 @@ export default {
           met:
             s.id === '4a'
               ? metCell(ratio >= GOAL_RATIO)
-              : s.id === '4e'
-                ? metCell(fieldsRatio >= FIELDS_GOAL_RATIO)
+              : besideGoal !== undefined
+                ? metCell(besideRatio >= besideGoal)
                 : '',
         };
       });
@@ -249,6 +309,7 @@ export default {
               'two and sends all seven keys of `source` (page addresses with a query, kept as origin and path). ' +
               'Its goal is its rate over 4a of the same round (median of the per-round ratios); in every round ' +
               'the two run back to back, each first in turn.',
+            await welcomeNote(sink, mailRuns, runsOf('4f'), runsOf('4a'), target('4f')),
             `Checked in every run: no socket errors, every answer 202 (200 for 4d), and the rows each sign-up ` +
               `database gained equal the 202s wrk counted (${fmtInt(total202)} in all), give or take the ` +
               'requests in flight when wrk stopped.',
@@ -260,10 +321,56 @@ export default {
       return { sections };
     } finally {
       for (const t of targets.values()) await t.stop().catch(() => undefined);
+      await sink.stop();
       await cluster?.stop();
     }
   },
 } satisfies Benchmark;
+
+const serverCpu = (t: LoadTarget) => t.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+
+/** 4f's note: what the outbox sent during the runs and after them, and that every sign-up's mail came. */
+async function welcomeNote(
+  sink: SmtpSink,
+  mailRuns: MailRun[],
+  runs: Run[],
+  baselines: Run[],
+  t: Target,
+): Promise<string> {
+  const ratios = runs.map((r, i) => r.rps / (baselines[i]?.rps ?? Number.NaN));
+  const { received, first } = await sink.count();
+  const rows = (await t.rows?.()) ?? 0;
+  if (received !== rows) throw new Error(`4f: the SMTP sink has ${received} mails for ${rows} sign-ups`);
+  const subject = WELCOME_4F.subject.replace('{{waitlist_name}}', 'Launch');
+  if (
+    !first ||
+    first.subject !== subject ||
+    !first.listUnsubscribe ||
+    !first.to[0]?.endsWith('@bench-mail.example')
+  ) {
+    throw new Error(`4f: the first mail is not the welcome message: ${JSON.stringify(first)}`);
+  }
+  const signUps = runs.reduce((n, r) => n + r.ok, 0);
+  const sent = mailRuns.reduce((n, r) => n + r.sentDuring, 0);
+  const drainSeconds = median(mailRuns.map((r) => r.drainMs)) / 1000;
+  return (
+    "4f: as 4a, with the waitlist's welcome message saved and on (`message set --on`; a subject with " +
+    '{{waitlist_name}}, a body with {{email}}, {{position}}, {{people_ahead}} and {{status_url}}), the server ' +
+    "given WAITLIST_SMTP_URL of testkit's SMTP server on loopback (smtp-server, every mail parsed by " +
+    "mailparser), run in a worker thread of the benchmark's process: off wrk's process and the server's event " +
+    "loop, on the same two cores as a local relay would be. The sign-up's statement queues its mail (a " +
+    'trigger); the outbox renders and sends it afterwards, meanwhile. During the runs the sink received ' +
+    `${fmtInt(sent)} mails for ${fmtInt(signUps)} sign-ups (median ` +
+    `${fmtInt(median(mailRuns.map((r) => r.sentDuring / r.seconds)))} mails/s, ${fmtPct(sent / signUps)} of ` +
+    'the sign-ups); after each run the benchmark waited until the outbox had sent every mail before the next ' +
+    `scenario: median ${drainSeconds.toFixed(1)} s from the end of the run ` +
+    `(${fmtInt(median(mailRuns.map((r) => r.drainedMails)))} mails left at its end, the server using ` +
+    `${fmtUs(median(mailRuns.map((r) => r.drainCpuPerMailUs)))} of CPU per mail meanwhile). 4f ÷ 4a round by ` +
+    `round: ${ratios.map(fmtRatio).join(', ')}. Checked: one mail ` +
+    `per sign-up, ${fmtInt(received)} in all, the first to its sign-up's address with the saved subject and a ` +
+    'List-Unsubscribe header.'
+  );
+}
 
 /**
  * The PostgreSQL rows again, beside SQLite's 4a, with what they cost the database; then one

@@ -17,6 +17,7 @@ import attackerYield from './10-attacker-yield.js';
 import solverThrottled from './11-solver-throttled.js';
 import signInFlood from './12-sign-in-flood.js';
 import importList from './13-import.js';
+import stats from './14-stats.js';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   powSolver,
@@ -32,4 +33,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   solverThrottled,
   signInFlood,
   importList,
+  stats,
 ];

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { seedTenant, type Tenant } from '@waitlistkit/testkit';
+import { cli, seedTenant, type Tenant } from '@waitlistkit/testkit';
 import { countSubscribersPg, isPostgresUrl } from './postgres.js';
 import { countSubscribers, seedSubscribers } from './seed.js';
 import { type BenchServer, startBenchServer } from './servers.js';
@@ -18,7 +18,7 @@ export const HUGE_LIMIT = '1000000';
 export const SUBSCRIBE_PATH = (waitlistId: string, area: 'public' | 'api') =>
   `/v1/${area}/waitlists/${waitlistId}/subscribers`;
 
-export type ScenarioId = '4a' | '4b' | '4c' | '4d' | '4e';
+export type ScenarioId = '4a' | '4b' | '4c' | '4d' | '4e' | '4f';
 
 /** Every row of item 4, in table order (baselines first). */
 export const THROUGHPUT_ROWS = [
@@ -31,6 +31,7 @@ export const THROUGHPUT_ROWS = [
   { id: '4c', name: '4c API create (Bearer key)' },
   { id: '4d', name: '4d API list page 1' },
   { id: '4e', name: '4e public subscribe as 4a, with two fields answered and a full source' },
+  { id: '4f', name: '4f public subscribe as 4a, welcome message on, SMTP on loopback' },
 ] as const;
 
 /** 4e's fields (docs/subscribers.md#fields): the two its sign-ups answer, and a consent they leave. */
@@ -39,6 +40,12 @@ const FIELDS_4E = [
   { key: 'role', label: 'Role', type: 'select', options: ['Engineer', 'Founder', 'Other'] },
   { key: 'news', label: 'Send me news', type: 'checkbox' },
 ];
+
+/** 4f's welcome message (docs/messages.md): the tags a welcome mail would use, position among them. */
+export const WELCOME_4F = {
+  subject: 'Welcome to {{waitlist_name}}',
+  body: 'Hi {{email}},\n\nYou are number {{position}} on the list, {{people_ahead}} people ahead of you.\n\nSee where you stand: {{status_url}}\n',
+};
 
 /** What wrk loads: one URL per server process, the script and its arguments, the status of every answer. */
 export interface LoadTarget {
@@ -84,6 +91,11 @@ const SETUP: Record<ScenarioId, { settings: string[]; env: Record<string, string
   '4c': { settings: [], env: { WAITLIST_KEY_RATE_LIMIT: HUGE_LIMIT } },
   '4d': { settings: ['--referrals', 'on'], env: { WAITLIST_KEY_RATE_LIMIT: HUGE_LIMIT } },
   '4e': { settings: ['--origins', ORIGIN, '--ip-limit', HUGE_LIMIT], env: {} },
+  // The SMTP server's address comes with the options' env (item 4 starts its sink first).
+  '4f': {
+    settings: ['--origins', ORIGIN, '--ip-limit', HUGE_LIMIT],
+    env: { WAITLIST_MAIL_FROM: 'Launch <waitlist@bench.example>' },
+  },
 };
 
 export interface ScenarioOptions {
@@ -132,6 +144,7 @@ export async function startScenario(
   }
   const tenant = await seedTenant(db, { waitlist: settings });
   if (id === '4d') seedSubscribers(db, tenant.waitlistId, listSize);
+  if (id === '4f') await setWelcome(db, tenant, join(dir, `welcome${tag}.txt`));
   await beforeStart?.({ db, tenant });
   const servers: BenchServer[] = [];
   try {
@@ -143,7 +156,7 @@ export async function startScenario(
     throw error;
   }
   const [server] = servers as [BenchServer];
-  const area = id === '4a' || id === '4b' || id === '4e' ? 'public' : 'api';
+  const area = id === '4c' || id === '4d' ? 'api' : 'public';
   const signUps = id !== '4d';
   return {
     db,
@@ -166,4 +179,27 @@ export async function startScenario(
       if (failed) throw failed.reason;
     },
   };
+}
+
+/** Saves 4f's welcome message, switched on, as an operator would: with the command line. */
+async function setWelcome(db: string, tenant: Tenant, file: string): Promise<void> {
+  writeFileSync(file, WELCOME_4F.body);
+  await cli(
+    [
+      'message',
+      'set',
+      '--operator',
+      tenant.operatorId,
+      '--waitlist',
+      tenant.waitlistId,
+      '--kind',
+      'welcome',
+      '--subject',
+      WELCOME_4F.subject,
+      '--body-file',
+      file,
+      '--on',
+    ],
+    { db },
+  );
 }

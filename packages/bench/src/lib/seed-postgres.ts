@@ -11,7 +11,9 @@
  * waiting. The table's indexes and keys are dropped for the load and made again after it (from
  * PostgreSQL's own definitions of them: see dropIndexes), so foreign keys are checked once, when
  * they are added back, not row by row (the session's triggers are off meanwhile, as the SQLite
- * seeder turns `foreign_keys` off). Then
+ * seeder turns `foreign_keys` off). With the triggers off, the day counts they keep
+ * (docs/insights.md#stats) are made once from the loaded rows, as the migration that made the
+ * table counted existing rows, so they agree with the rows as on SQLite. Then
  * `VACUUM ANALYZE`, which autovacuum would run shortly after such a load anyway: statistics for
  * the planner and a visibility map for index-only counts.
  */
@@ -39,6 +41,17 @@ const TYPES: Record<(typeof SUBSCRIBER_COLUMNS)[number], string> = {
 
 const INSERT = `INSERT INTO subscribers (waitlist_id, ${SUBSCRIBER_COLUMNS.join(', ')})
   SELECT $1, * FROM unnest(${SUBSCRIBER_COLUMNS.map((c, i) => `$${i + 2}::${TYPES[c]}[]`).join(', ')})`;
+
+/**
+ * The day counts of the seeded rows, as the daily_signup trigger would have left them: a sign-up
+ * on its day under its channel (`referral` when credited), counting a credit there too. Seeded
+ * rows are never confirmed nor admitted.
+ */
+const DAY_COUNTS = `INSERT INTO daily_counts (waitlist_id, day, channel, signups, referred, credits)
+  SELECT waitlist_id, joined_us / 86400000000,
+         CASE WHEN credited THEN 'referral' ELSE coalesce(source_channel, 'direct') END,
+         count(*), count(*) FILTER (WHERE credited), count(*) FILTER (WHERE credited)
+    FROM subscribers WHERE waitlist_id = $1 GROUP BY 1, 2, 3`;
 
 /**
  * Drops the indexes of `subscribers` and the constraints they back (unique keys, the primary key,
@@ -81,7 +94,7 @@ export async function seedSubscribersPg(
   url: string,
   waitlistId: string,
   n: number,
-  { extras = false } = {},
+  { extras = false, launch = false } = {},
 ): Promise<SeedFacts> {
   return withClient(url, async (client) => {
     const existing = await client.query<{ n: number }>(
@@ -89,7 +102,7 @@ export async function seedSubscribersPg(
       [waitlistId],
     );
     if (existing.rows[0]?.n !== 0) throw new Error(`waitlist ${waitlistId} already has subscribers`);
-    const { rows, facts } = subscriberRows(n, { extras });
+    const { rows, facts } = subscriberRows(n, { extras, launch });
     await client.query('BEGIN');
     try {
       await client.query('SET LOCAL synchronous_commit = off');
@@ -121,6 +134,7 @@ export async function seedSubscribersPg(
         [waitlistId, n, facts.lastJoinedUs],
       );
       if (updated.rowCount !== 1) throw new Error(`waitlist ${waitlistId} not found`);
+      await client.query(DAY_COUNTS, [waitlistId]);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);

@@ -13,9 +13,19 @@
  * line, which re-ranks the referrers as it would on any waitlist). Everyone is seeded
  * waiting (docs/subscribers.md#lifecycle): `admitted_us` stays NULL, nobody is erased (no `erased_seqs`), and the
  * waitlist's `admitted_count` and `erased_count` keep their 0; benchmarks admit through the API.
+ *
+ * A `launch` waitlist (item 14's) has a year of it: joins spread over the 366 UTC days up to an
+ * hour ago, and those not credited come from a handful of channels (LAUNCH_SOURCES), each with
+ * the source a sign-up from there keeps.
  */
 import { randomBytes } from 'node:crypto';
-import { BASE62_ALPHABET, IdPrefix, REFERRAL_CODE_ALPHABET } from '@waitlistkit/protocol';
+import {
+  BASE62_ALPHABET,
+  channelOf,
+  IdPrefix,
+  REFERRAL_CODE_ALPHABET,
+  type Source,
+} from '@waitlistkit/protocol';
 import Database from 'better-sqlite3';
 
 const FIRST = [
@@ -140,6 +150,25 @@ export const STORED_EXTRAS = {
   sourceChannel: 'newsletter',
 } as const;
 
+const LANDING = 'https://bench.example/';
+
+/**
+ * Where a launch's sign-ups come from (besides referrals), with their shares: the source each
+ * keeps (docs/subscribers.md#attribution) and so its channel.
+ */
+export const LAUNCH_SOURCES: readonly { share: number; source: Source }[] = [
+  { share: 0.4, source: {} },
+  { share: 0.15, source: { utm_source: 'newsletter', utm_medium: 'email', landing: LANDING } },
+  { share: 0.12, source: { utm_source: 'producthunt', landing: LANDING } },
+  { share: 0.1, source: { referrer: 'https://news.ycombinator.com/item?id=41000000', landing: LANDING } },
+  { share: 0.1, source: { referrer: 'https://www.google.com/', landing: LANDING } },
+  { share: 0.08, source: { utm_source: 'twitter', utm_medium: 'social', landing: LANDING } },
+  { share: 0.05, source: { utm_source: 'linkedin', utm_medium: 'social', landing: LANDING } },
+];
+
+const DAY_US = 86_400_000_000;
+const dayOf = (us: number) => new Date(Math.floor(us / DAY_US) * 86_400_000).toISOString().slice(0, 10);
+
 /** What was seeded, to check the server's answers against. */
 export interface SeedFacts {
   n: number;
@@ -151,17 +180,23 @@ export interface SeedFacts {
   lastJoinedUs: number;
   /** The last to join: never a referrer (credits go to later subscribers), so always last in line. */
   lastId: string;
+  /** Subscribers by channel (docs/subscribers.md#attribution). */
+  channels: Record<string, number>;
+  /** The UTC days (YYYY-MM-DD) the joins were spread over, first and last: every join is in them. */
+  firstDay: string;
+  lastDay: string;
 }
 
 /**
  * The subscribers of one waitlist as the seeders store them, one row of column values after
  * another; `facts` is filled in as the rows are made and complete once the last one is. The same
  * `seed` makes the same people, referrals and join times on either store; ids, status tokens come
- * from the CSPRNG. `extras`: every row has STORED_EXTRAS' answers and source, else none.
+ * from the CSPRNG. `extras`: every row has STORED_EXTRAS' answers and source, else none;
+ * `launch`: a year of joins from LAUNCH_SOURCES (see the top of this file).
  */
 export function subscriberRows(
   n: number,
-  { referrerShare = 0.07, seed = 42, extras = false } = {},
+  { referrerShare = 0.07, seed = 42, extras = false, launch = false } = {},
 ): { rows: Generator<SubscriberRow>; facts: SeedFacts } {
   const random = rng(seed);
   const referralCount = new Int32Array(n);
@@ -187,15 +222,38 @@ export function subscriberRows(
     searchMatches: 0,
     lastJoinedUs: 0,
     lastId: ids[n - 1] ?? '',
+    channels: {},
+    firstDay: '',
+    lastDay: '',
+  };
+  const launchSources = LAUNCH_SOURCES.map(({ share, source }) => ({
+    share,
+    json: Object.keys(source).length > 0 ? JSON.stringify(source) : null,
+    channel: channelOf(source, false),
+  }));
+  const pickSource = () => {
+    let r = random();
+    for (const s of launchSources) {
+      r -= s.share;
+      if (r < 0) return s;
+    }
+    return launchSources[0] as (typeof launchSources)[number];
   };
   const pick = (list: readonly string[]) => list[Math.floor(random() * list.length)] as string;
   function* rows(): Generator<SubscriberRow> {
-    // Joins spread over the past: about one every 2 s, strictly increasing, ending an hour ago.
+    // Joins spread over the past, strictly increasing, ending an hour ago: about one every 2 s,
+    // or for a launch one at a random moment of each of n equal slots of its 366 days.
     const endUs = (Date.now() - 3_600_000) * 1000;
-    let joinedUs = endUs - n * 2_000_000;
+    const startUs = launch ? (Math.floor(endUs / DAY_US) - 365) * DAY_US : endUs - n * 2_000_000;
+    const slotUs = (endUs - startUs) / n;
+    facts.firstDay = dayOf(startUs);
+    facts.lastDay = dayOf(endUs);
+    let joinedUs = startUs;
     for (let i = 0; i < n; i++) {
       const seq = i + 1;
-      joinedUs += 1 + Math.floor(random() * 4_000_000);
+      joinedUs = launch
+        ? Math.max(joinedUs + 1, startUs + Math.floor((i + random()) * slotUs))
+        : joinedUs + 1 + Math.floor(random() * 4_000_000);
       const first = pick(FIRST);
       const last = pick(LAST);
       const domain = pick(DOMAINS);
@@ -210,6 +268,15 @@ export function subscriberRows(
       if (count > 0) facts.referrers++;
       if (referrer !== -1) facts.referred++;
       facts.lastJoinedUs = joinedUs;
+      const from = launch && referrer === -1 ? pickSource() : undefined;
+      const source = extras ? STORED_EXTRAS.source : (from?.json ?? null);
+      const sourceChannel = extras
+        ? STORED_EXTRAS.sourceChannel
+        : from && from.channel !== 'direct'
+          ? from.channel
+          : null;
+      const channel = referrer !== -1 ? 'referral' : (sourceChannel ?? 'direct');
+      facts.channels[channel] = (facts.channels[channel] ?? 0) + 1;
       yield [
         ids[i] as string,
         seq,
@@ -225,8 +292,8 @@ export function subscriberRows(
         // Credited as it is referred: nobody confirms on these waitlists.
         referrer === -1 ? 0 : 1,
         extras ? STORED_EXTRAS.fields : null,
-        extras ? STORED_EXTRAS.source : null,
-        extras ? STORED_EXTRAS.sourceChannel : null,
+        source,
+        sourceChannel,
       ];
     }
   }
@@ -242,7 +309,7 @@ export function seedSubscribers(
   dbPath: string,
   waitlistId: string,
   n: number,
-  { extras = false } = {},
+  { extras = false, launch = false } = {},
 ): SeedFacts {
   const db = new Database(dbPath);
   try {
@@ -258,7 +325,8 @@ export function seedSubscribers(
       `INSERT INTO subscribers (waitlist_id, ${SUBSCRIBER_COLUMNS.join(', ')})
        VALUES (?, ${SUBSCRIBER_COLUMNS.map(() => '?').join(', ')})`,
     );
-    const { rows, facts } = subscriberRows(n, { extras });
+    // The day counts (docs/insights.md#stats) are kept by the schema's triggers as each row goes in.
+    const { rows, facts } = subscriberRows(n, { extras, launch });
     db.transaction(() => {
       for (const row of rows) insert.run(waitlistId, ...row);
     })();

@@ -45,8 +45,11 @@ legend { font-weight: 600; padding: 0 0.25rem; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.5rem 1.5rem; margin: 0; }
 dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 svg.chart { display: block; width: 100%; height: auto; margin: 1rem 0; }
+figure { margin: 1rem 0 0; } figcaption { font-weight: 600; }
 svg.chart .bar { fill: var(--accent); } svg.chart .grid { stroke: var(--border); }
+svg.chart .views { fill: var(--accent); opacity: 0.25; } svg.chart .line { fill: none; stroke: var(--accent); stroke-width: 2; } svg.chart .point { fill: var(--accent); }
 svg.chart text { fill: var(--muted); font-size: 12px; } svg.chart .tick { text-anchor: end; dominant-baseline: middle; } svg.chart .day { text-anchor: middle; }
+@media (max-width: 32rem) { svg.chart text { font-size: 18px; } dl.figures { grid-template-columns: 1fr; gap: 0.25rem; } dl.figures dd + dt { margin-top: 0.5rem; } }
 details summary { cursor: pointer; color: var(--accent); min-height: 24px; }
 `;
 

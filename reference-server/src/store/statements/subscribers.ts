@@ -1,21 +1,14 @@
 /**
  * The subscribers' repository on a connection: what each store writes its own way comes from its
  * `LineEngine` (sign-up, the line's size and positions, pages and search), the rest is written
- * once here and in line.ts and lifecycle.ts. And the overview's counts, each a range of an index,
- * so the cost follows the range asked for, not the size of the waitlist.
+ * once here and in line.ts and lifecycle.ts. And the dashboard's reads of referrals, each a range
+ * of an index, so the cost follows what is shown, not the size of the waitlist.
  */
 import type { Db } from '../db.js';
 import { type Dialect, perDialect } from '../dialect.js';
-import { countEach } from '../range-counts.js';
 import type { Subscribers } from '../store.js';
 import { admit, erase } from './lifecycle.js';
 import { findByStatusToken, getSubscriber, type LineEngine, listPage, subscribersByIds } from './line.js';
-
-/** The waitlist's (?1) subscribers who joined in the i-th range of join times, [?(i + 2), ?(i + 3)). */
-function joinedIn(d: Dialect, i: number): string {
-  return `SELECT count(*) FROM subscribers${d.indexedBy('subscribers_joined')}
-    WHERE waitlist_id = ?1 AND joined_us >= ?${i + 2} AND joined_us < ?${i + 3}`;
-}
 
 const TOP_REFERRERS = perDialect(
   (d) => `SELECT id FROM subscribers${d.indexedBy('subscribers_top_referrers')}
@@ -51,12 +44,6 @@ export function subscribersOn<C extends Db>(db: C, d: Dialect, line: LineEngine<
     async counts(waitlistId) {
       const size = await line.size(db, waitlistId);
       return { waiting: size.joined - size.removed, admitted: size.admitted };
-    },
-    // Erased ones are gone; waiting and admitted are counted alike.
-    async joinedBetween(waitlistId, bounds) {
-      if (bounds.length < 2) return [];
-      const ranges = bounds.slice(1).map((_, i) => joinedIn(d, i));
-      return countEach(db, ranges, [waitlistId, ...bounds]);
     },
     async topReferrers(waitlistId, settings, limit) {
       const rows = await db.all<{ id: string }>(TOP_REFERRERS(d), [waitlistId, limit]);

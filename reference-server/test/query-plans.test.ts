@@ -5,7 +5,7 @@
  * subscribers that walk made an admission of 1,000 take most of a second); a search asks the
  * trigram index and reads only its candidates; the total of the channel filter's `direct` counts
  * the other channels' index entries only; the outbox's claim, erasure and pruning go by index;
- * the dashboard reads the top referrers in index order.
+ * the dashboard reads top referrers and whom one referred as ranges of their indexes.
  */
 import { SubscriberStatus } from '@waitlistkit/protocol';
 import { tempDir } from '@waitlistkit/testkit';
@@ -259,5 +259,20 @@ describe("the dashboard's reads of referrals", () => {
     ).join('; ');
     expect(top).toContain('USING INDEX subscribers_top_referrers');
     expect(top).not.toContain('TEMP B-TREE');
+  });
+
+  it("reads whom one referred, newest first, and counts them, in one referrer's range of an index", async () => {
+    const newest = (
+      await plan(
+        'SELECT id FROM subscribers WHERE referred_by = ? AND credited = 1 ORDER BY seq DESC LIMIT 20',
+        ['sub_1'],
+      )
+    ).join('; ');
+    expect(newest).toContain('USING INDEX subscribers_referred_by (referred_by=? AND credited=?)');
+    expect(newest).not.toContain('TEMP B-TREE');
+    const counted = (
+      await plan('SELECT count(*) FROM subscribers WHERE referred_by = ? AND credited = 1', ['sub_1'])
+    ).join('; ');
+    expect(counted).toContain('USING COVERING INDEX subscribers_referred_by (referred_by=? AND credited=?)');
   });
 });

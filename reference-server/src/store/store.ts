@@ -148,6 +148,8 @@ export interface Subscribers {
   counts(waitlistId: string): Promise<{ waiting: number; admitted: number }>;
   /** The `limit` with the most credited referrals, most first; on a tie, who joined first. */
   topReferrers(waitlistId: string, settings: WaitlistSettings, limit: number): Promise<ListedSubscriber[]>;
+  /** Those credited to subscriber `id` still on the list: the newest `limit`, newest first, and how many in all. */
+  referredBy(waitlistId: string, settings: WaitlistSettings, id: string, limit: number): Promise<ListPage>;
 }
 
 /** A confirmation link's subscriber, as its page shows it (docs/subscribers.md#email-confirmation). */

@@ -15,6 +15,17 @@ const TOP_REFERRERS = perDialect(
   WHERE waitlist_id = ? AND referral_count > 0 ORDER BY referral_count DESC, seq LIMIT ?`,
 );
 
+// By the referrer alone: a referrer's id names one waitlist, and leaving waitlist_id out keeps the
+// count inside the index. Credited only: a referee awaiting confirmation has not counted yet.
+const REFERRED_BY = perDialect(
+  (d) => `SELECT id FROM subscribers${d.indexedBy('subscribers_referred_by')}
+  WHERE referred_by = ? AND credited = ${d.true} ORDER BY seq DESC LIMIT ?`,
+);
+const REFERRED_COUNT = perDialect(
+  (d) => `SELECT count(*) AS n FROM subscribers${d.indexedBy('subscribers_referred_by')}
+  WHERE referred_by = ? AND credited = ${d.true}`,
+);
+
 export function subscribersOn<C extends Db>(db: C, d: Dialect, line: LineEngine<C>): Subscribers {
   return {
     signUp: (input, nowUs) => line.signUp(db, input, nowUs),
@@ -55,6 +66,15 @@ export function subscribersOn<C extends Db>(db: C, d: Dialect, line: LineEngine<
         settings,
         rows.map((r) => r.id),
       );
+    },
+    async referredBy(waitlistId, settings, referrerId, limit) {
+      const rows = await db.all<{ id: string }>(REFERRED_BY(d), [referrerId, limit]);
+      const counted = await db.get<{ n: number | string }>(REFERRED_COUNT(d), [referrerId]);
+      const ids = rows.map((r) => r.id);
+      return {
+        items: await subscribersByIds(db, d, line, waitlistId, settings, ids),
+        total: Number(counted?.n ?? 0),
+      };
     },
   };
 }

@@ -19,6 +19,7 @@ header.top nav a[aria-current="page"] { font-weight: 700; }
 .brand { font-weight: 700; text-decoration: none; color: var(--fg); }
 section.card + section.card { margin-top: 1.5rem; }
 h2 { font-size: 1.2rem; margin: 0 0 0.75rem; }
+h1, h2, .who span { overflow-wrap: anywhere; }
 table { width: 100%; border-collapse: collapse; font-size: 0.95rem; }
 caption { text-align: left; font-weight: 600; padding-bottom: 0.5rem; }
 th, td { text-align: left; padding: 0.5rem; border-bottom: 1px solid var(--border); vertical-align: top; }

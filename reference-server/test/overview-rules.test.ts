@@ -1,66 +1,17 @@
-/** The overview's pure parts, without I/O: UTC day buckets and the bar chart's scaling. */
+/**
+ * The overview's pure parts, without I/O: the charts' scaling (bars for counts, a line for
+ * conversion) and the ratios in words (docs/insights.md#the-cockpit).
+ */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { barChart, CHART_BOX, niceCeiling } from '../src/dashboard/chart.js';
-import { dayCounts, lastDays } from '../src/domain/days.js';
-
-const ms = (iso: string) => Date.parse(iso);
-
-describe('day buckets', () => {
-  it('ends with the UTC day of now and starts count - 1 days before, at UTC midnights', () => {
-    const range = lastDays(ms('2026-03-15T23:59:59.999Z'), 3);
-    expect(range.days).toEqual(['2026-03-13', '2026-03-14', '2026-03-15']);
-    expect(range.bounds).toEqual(
-      ['2026-03-13', '2026-03-14', '2026-03-15', '2026-03-16'].map((d) => ms(`${d}T00:00:00Z`) * 1000),
-    );
-  });
-
-  it('puts midnight itself in the day it starts', () => {
-    expect(lastDays(ms('2026-03-16T00:00:00Z'), 1).days).toEqual(['2026-03-16']);
-    expect(lastDays(ms('2026-03-15T23:59:59.999Z'), 1).days).toEqual(['2026-03-15']);
-  });
-
-  it('crosses month, year and leap-day boundaries, and ignores daylight saving', () => {
-    expect(lastDays(ms('2028-03-01T08:00:00Z'), 3).days).toEqual(['2028-02-28', '2028-02-29', '2028-03-01']);
-    expect(lastDays(ms('2027-01-01T00:30:00Z'), 2).days).toEqual(['2026-12-31', '2027-01-01']);
-    // Europe's clocks go forward on 2026-03-29: a UTC day is still 24 hours.
-    const dst = lastDays(ms('2026-03-30T12:00:00Z'), 2).bounds;
-    expect((dst[1] as number) - (dst[0] as number)).toBe(86_400_000_000);
-  });
-
-  it('always gives count days of 24 hours each, the last one holding now', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 4_102_444_800_000 }),
-        fc.integer({ min: 1, max: 400 }),
-        (now, count) => {
-          const { days, bounds } = lastDays(now, count);
-          expect(days).toHaveLength(count);
-          expect(bounds).toHaveLength(count + 1);
-          for (let i = 0; i < count; i++)
-            expect((bounds[i + 1] as number) - (bounds[i] as number)).toBe(86_400_000_000);
-          expect(bounds.at(-2) as number).toBeLessThanOrEqual(now * 1000);
-          expect(bounds.at(-1) as number).toBeGreaterThan(now * 1000);
-          expect(days.at(-1)).toBe(new Date(now).toISOString().slice(0, 10));
-        },
-      ),
-    );
-  });
-
-  it('refuses a count that is not a positive whole number', () => {
-    expect(() => lastDays(0, 0)).toThrow(RangeError);
-    expect(() => lastDays(0, 1.5)).toThrow(RangeError);
-  });
-
-  it('pairs days with counts, a missing count being zero', () => {
-    const range = lastDays(ms('2026-03-15T10:00:00Z'), 3);
-    expect(dayCounts(range, [4, 0])).toEqual([
-      { day: '2026-03-13', count: 4 },
-      { day: '2026-03-14', count: 0 },
-      { day: '2026-03-15', count: 0 },
-    ]);
-  });
-});
+import { barChart, CHART_BOX, lineChart, niceCeiling } from '../src/dashboard/chart.js';
+import {
+  conversionCell,
+  conversionFigure,
+  kFactorFigure,
+  percent,
+  referredShareFigure,
+} from '../src/dashboard/figures-in-words.js';
 
 describe('bar chart scaling', () => {
   it('rounds the top of the scale up to 1, 2 or 5 times a power of ten', () => {
@@ -116,5 +67,89 @@ describe('bar chart scaling', () => {
     expect(labelled.length).toBeLessThanOrEqual(6);
     expect(labelled.at(-1)).toBe(29);
     expect(barChart([1, 2, 3]).bars.every((b) => b.labelled)).toBe(true);
+  });
+});
+
+describe('bars on a shared scale', () => {
+  it('draws views and sign-ups against one top, the narrower bar centred in the wider', () => {
+    const max = niceCeiling(Math.max(40, 7));
+    const views = barChart([40, 0], CHART_BOX, { max, share: 0.8 });
+    const signups = barChart([7, 0], CHART_BOX, { max, share: 0.4 });
+    expect(views.max).toBe(50);
+    expect(signups.max).toBe(50);
+    const [v, s] = [views.bars[0], signups.bars[0]] as [(typeof views.bars)[0], (typeof views.bars)[0]];
+    expect(s.height / v.height).toBeCloseTo(7 / 40, 2);
+    expect(s.x + s.width / 2).toBeCloseTo(v.x + v.width / 2, 5);
+    expect(s.width).toBeCloseTo(v.width / 2, 5);
+  });
+});
+
+describe('conversion line', () => {
+  it('puts each day with views at its ratio in percent on a round scale, and leaves days without views out', () => {
+    const chart = lineChart([0.02, null, 0.034, 0.01]);
+    expect(chart.maxPercent).toBe(5);
+    expect(chart.ticks.map((t) => t.value)).toEqual([0, 2.5, 5]);
+    expect(chart.points[1]).toBeNull();
+    const plot = CHART_BOX.height - CHART_BOX.top - CHART_BOX.bottom;
+    expect(chart.points[0]?.y).toBeCloseTo(chart.baseline - (2 / 5) * plot, 1);
+    // The day without views breaks the line: a new move after it, one segment joining the last two.
+    expect(chart.path.match(/M/g)).toHaveLength(2);
+    expect(chart.path.match(/L/g)).toHaveLength(1);
+  });
+
+  it('draws no line when nothing was viewed, on a scale of 0 to 1 %', () => {
+    const chart = lineChart([null, null]);
+    expect(chart.path).toBe('');
+    expect(chart.maxPercent).toBe(1);
+  });
+
+  it('keeps every point inside the plot, whatever the ratios (above 100 % too: sign-ups without views)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(fc.double({ min: 0, max: 50, noNaN: true })), { minLength: 1, maxLength: 366 }),
+        (ratios) => {
+          const chart = lineChart(ratios);
+          for (const p of chart.points) {
+            if (!p) continue;
+            expect(p.y).toBeGreaterThanOrEqual(CHART_BOX.top - 0.01);
+            expect(p.y).toBeLessThanOrEqual(chart.baseline + 0.01);
+            expect(p.x).toBeGreaterThanOrEqual(CHART_BOX.left);
+            expect(p.x).toBeLessThanOrEqual(chart.right);
+          }
+          expect(chart.labelled.at(-1)).toBe(true);
+        },
+      ),
+    );
+  });
+});
+
+describe('ratios in words', () => {
+  it('writes a percent with one decimal under 10 and whole above', () => {
+    expect([0, 0.034, 0.1, 0.125, 0.5, 1.5].map(percent)).toEqual([
+      '0%',
+      '3.4%',
+      '10%',
+      '13%',
+      '50%',
+      '150%',
+    ]);
+    expect(conversionCell(null)).toBe('—');
+  });
+
+  it('says what each total means for this list, and why there is none when a divisor is 0', () => {
+    expect(conversionFigure(0.05)).toEqual({
+      value: '5%',
+      sentence: '5 of every 100 views of the form became a sign-up.',
+    });
+    expect(referredShareFigure(0.25).sentence).toBe("25 of every 100 sign-ups came through a friend's link.");
+    expect(kFactorFigure(0.5).sentence).toBe(
+      'Each person who joined brought 0.5 more: below 1, the list grows only as people find the page.',
+    );
+    expect(kFactorFigure(1.25)).toMatchObject({ value: '1.25' });
+    expect(kFactorFigure(1.25).sentence).toContain('above 1, the list grows by itself');
+    for (const none of [conversionFigure(null), referredShareFigure(null), kFactorFigure(null)]) {
+      expect(none.value).toBe('—');
+      expect(none.sentence).toMatch(/^No views|^Nobody signed up/);
+    }
   });
 });

@@ -4,7 +4,8 @@
  * and never walks a whole waitlist through an index that starts with waitlist_id (at 1M
  * subscribers that walk made an admission of 1,000 take most of a second); a search asks the
  * trigram index and reads only its candidates; the total of the channel filter's `direct` counts
- * the other channels' index entries only; the outbox's claim, erasure and pruning go by index.
+ * the other channels' index entries only; the outbox's claim, erasure and pruning go by index;
+ * the dashboard reads top referrers and whom one referred as ranges of their indexes.
  */
 import { SubscriberStatus } from '@waitlistkit/protocol';
 import { tempDir } from '@waitlistkit/testkit';
@@ -248,15 +249,8 @@ describe('search', () => {
   });
 });
 
-describe("the overview's counts", () => {
-  it('reads index ranges only: sign-ups by join time, top referrers in index order', async () => {
-    const joined = await plan(
-      'SELECT count(*) FROM subscribers WHERE waitlist_id = ? AND joined_us >= ? AND joined_us < ?',
-      ['wl_1', 0, 1],
-    );
-    expect(joined.join('; ')).toContain(
-      'USING COVERING INDEX subscribers_joined (waitlist_id=? AND joined_us>? AND joined_us<?)',
-    );
+describe("the dashboard's reads of referrals", () => {
+  it('reads the top referrers in index order', async () => {
     const top = (
       await plan(
         'SELECT id FROM subscribers WHERE waitlist_id = ? AND referral_count > 0 ORDER BY referral_count DESC, seq LIMIT 10',
@@ -265,5 +259,20 @@ describe("the overview's counts", () => {
     ).join('; ');
     expect(top).toContain('USING INDEX subscribers_top_referrers');
     expect(top).not.toContain('TEMP B-TREE');
+  });
+
+  it("reads whom one referred, newest first, and counts them, in one referrer's range of an index", async () => {
+    const newest = (
+      await plan(
+        'SELECT id FROM subscribers WHERE referred_by = ? AND credited = 1 ORDER BY seq DESC LIMIT 20',
+        ['sub_1'],
+      )
+    ).join('; ');
+    expect(newest).toContain('USING INDEX subscribers_referred_by (referred_by=? AND credited=?)');
+    expect(newest).not.toContain('TEMP B-TREE');
+    const counted = (
+      await plan('SELECT count(*) FROM subscribers WHERE referred_by = ? AND credited = 1', ['sub_1'])
+    ).join('; ');
+    expect(counted).toContain('USING COVERING INDEX subscribers_referred_by (referred_by=? AND credited=?)');
   });
 });

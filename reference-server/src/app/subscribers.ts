@@ -38,6 +38,15 @@ export async function statusView(store: Store, token: string): Promise<StatusVie
 /** A subscriber as the command line names one: by id, or by email on the waitlist. */
 export type SubscriberRef = { id: string } | { email: string };
 
+/** A subscriber with their waitlist, read together. */
+export interface Found {
+  waitlist: Waitlist;
+  subscriber: ListedSubscriber;
+}
+
+/** How many of whom someone referred their page lists; the rest are counted. */
+export const REFERRED_SHOWN = 20;
+
 /** The form's one-time token is remembered this long once used: far longer than any double click. */
 const FORM_TOKEN_KEPT_MS = 24 * 60 * 60_000;
 
@@ -62,19 +71,45 @@ export class Subscribers {
   }
 
   /** A subscriber of a waitlist of the scope's tenant, with that waitlist, both from one snapshot. */
-  get(
+  get(scope: Scope, waitlistId: string, by: SubscriberRef): Promise<Result<Found>> {
+    return this.ctx.store.read((tx) => this.found(tx, scope, waitlistId, by));
+  }
+
+  /**
+   * A subscriber as their page shows them: with whom they referred (docs/insights.md#the-cockpit),
+   * the newest `REFERRED_SHOWN` and how many in all, from the same snapshot.
+   */
+  withReferred(
+    scope: Scope,
+    waitlistId: string,
+    id: string,
+  ): Promise<Result<Found & { referred: ListPage }>> {
+    return this.ctx.store.read(async (tx) => {
+      const found = await this.found(tx, scope, waitlistId, { id });
+      if (!found.ok) return found;
+      const { waitlist, subscriber } = found.value;
+      const referred = await tx.subscribers.referredBy(
+        waitlist.id,
+        waitlist.settings,
+        subscriber.id,
+        REFERRED_SHOWN,
+      );
+      return ok({ ...found.value, referred });
+    });
+  }
+
+  private async found(
+    tx: Repositories,
     scope: Scope,
     waitlistId: string,
     by: SubscriberRef,
-  ): Promise<Result<{ waitlist: Waitlist; subscriber: ListedSubscriber }>> {
-    return this.ctx.store.read(async (tx) => {
-      const waitlist = own(scope, await tx.waitlists.get(waitlistId));
-      if (!waitlist) return refuse(notFound('waitlist', waitlistId));
-      const id = await this.idOf(tx, waitlist, by);
-      if (!id.ok) return id;
-      const subscriber = await tx.subscribers.get(waitlist.id, waitlist.settings, id.value);
-      return subscriber ? ok({ waitlist, subscriber }) : refuse(notFound('subscriber', id.value));
-    });
+  ): Promise<Result<Found>> {
+    const waitlist = own(scope, await tx.waitlists.get(waitlistId));
+    if (!waitlist) return refuse(notFound('waitlist', waitlistId));
+    const id = await this.idOf(tx, waitlist, by);
+    if (!id.ok) return id;
+    const subscriber = await tx.subscribers.get(waitlist.id, waitlist.settings, id.value);
+    return subscriber ? ok({ waitlist, subscriber }) : refuse(notFound('subscriber', id.value));
   }
 
   /** The subscriber as the page before erasing shows it: admins only, and no attempt yet. */

@@ -94,6 +94,9 @@ export interface StatsTotals {
 
 const ratio = (part: number, whole: number) => (whole === 0 ? null : part / whole);
 
+/** Sign-ups per view, of the range, a day or a channel alike; null without views. */
+export const conversionOf = (signups: number, views: number): number | null => ratio(signups, views);
+
 /**
  * The totals of a range. `referred` of a day counts the sign-ups of that day credited to a
  * referrer, and `credits` the referral credits given that day (a credit can come days after the
@@ -106,7 +109,7 @@ export function statsTotals(days: readonly DayFigures[], credits: number): Stats
   return {
     views,
     signups,
-    conversion: ratio(signups, views),
+    conversion: conversionOf(signups, views),
     referred_share: ratio(sum('referred'), signups),
     k_factor: ratio(credits, signups),
   };

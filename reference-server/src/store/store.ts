@@ -146,13 +146,10 @@ export interface Subscribers {
   erase(waitlistId: string, id: string): Promise<boolean>;
   /** How many are in the line, and how many were let in (erased ones are in neither). */
   counts(waitlistId: string): Promise<{ waiting: number; admitted: number }>;
-  /**
-   * For each range [bounds[i], bounds[i + 1]) of join times in microseconds, how many of the
-   * waitlist's subscribers joined in it: `bounds.length - 1` counts.
-   */
-  joinedBetween(waitlistId: string, bounds: readonly number[]): Promise<number[]>;
   /** The `limit` with the most credited referrals, most first; on a tie, who joined first. */
   topReferrers(waitlistId: string, settings: WaitlistSettings, limit: number): Promise<ListedSubscriber[]>;
+  /** Those credited to subscriber `id` still on the list: the newest `limit`, newest first, and how many in all. */
+  referredBy(waitlistId: string, settings: WaitlistSettings, id: string, limit: number): Promise<ListPage>;
 }
 
 /** A confirmation link's subscriber, as its page shows it (docs/subscribers.md#email-confirmation). */

@@ -3,6 +3,7 @@
  * one-button forms, and the one page that shows a secret.
  */
 import type { ComponentChildren } from 'preact';
+import { useId } from 'preact/hooks';
 
 /** A stored time as people read it, in UTC, to the minute or (for things a second apart) the second. */
 export function when(iso: string, to: 'minute' | 'second' = 'minute') {
@@ -12,7 +13,9 @@ export function when(iso: string, to: 'minute' | 'second' = 'minute') {
 /**
  * A table as the dashboard shows them: scrolling sideways on a narrow screen, a caption, column
  * headings (a `false` one is left out), and `empty` in one row when there are no rows (none
- * given: the caption says so, or there are always rows).
+ * given: the caption says so, or there are always rows). The box that scrolls is a region named
+ * by the caption and reachable by keyboard, so a table wider than a phone scrolls by itself,
+ * not the page, for every way of reading it.
  */
 export function Table(props: {
   caption: ComponentChildren;
@@ -21,10 +24,12 @@ export function Table(props: {
   rows: ComponentChildren[];
 }) {
   const columns = props.columns.filter((c): c is string => c !== false);
+  const caption = useId();
   return (
-    <div class="table-wrap">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls must be reachable by keyboard (WCAG 2.1.1).
+    <section class="table-wrap" aria-labelledby={caption} tabIndex={0}>
       <table>
-        <caption>{props.caption}</caption>
+        <caption id={caption}>{props.caption}</caption>
         <thead>
           <tr>
             {columns.map((c) => (
@@ -44,7 +49,7 @@ export function Table(props: {
           )}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 

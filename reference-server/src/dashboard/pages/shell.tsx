@@ -19,6 +19,7 @@ header.top nav a[aria-current="page"] { font-weight: 700; }
 .brand { font-weight: 700; text-decoration: none; color: var(--fg); }
 section.card + section.card { margin-top: 1.5rem; }
 h2 { font-size: 1.2rem; margin: 0 0 0.75rem; }
+h1, h2, .who span { overflow-wrap: anywhere; }
 table { width: 100%; border-collapse: collapse; font-size: 0.95rem; }
 caption { text-align: left; font-weight: 600; padding-bottom: 0.5rem; }
 th, td { text-align: left; padding: 0.5rem; border-bottom: 1px solid var(--border); vertical-align: top; }
@@ -45,8 +46,11 @@ legend { font-weight: 600; padding: 0 0.25rem; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.5rem 1.5rem; margin: 0; }
 dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 svg.chart { display: block; width: 100%; height: auto; margin: 1rem 0; }
+figure { margin: 1rem 0 0; } figcaption { font-weight: 600; }
 svg.chart .bar { fill: var(--accent); } svg.chart .grid { stroke: var(--border); }
+svg.chart .views { fill: var(--accent); opacity: 0.25; } svg.chart .line { fill: none; stroke: var(--accent); stroke-width: 2; } svg.chart .point { fill: var(--accent); }
 svg.chart text { fill: var(--muted); font-size: 12px; } svg.chart .tick { text-anchor: end; dominant-baseline: middle; } svg.chart .day { text-anchor: middle; }
+@media (max-width: 32rem) { svg.chart text { font-size: 18px; } dl.figures { grid-template-columns: 1fr; gap: 0.25rem; } dl.figures dd + dt { margin-top: 0.5rem; } }
 details summary { cursor: pointer; color: var(--accent); min-height: 24px; }
 `;
 

@@ -4,6 +4,7 @@
  * facts without them (the app refuses their posts all the same).
  */
 import { ADMISSION_MAX, SubscriberStatus } from '@waitlistkit/protocol';
+import type { Found } from '../../app/subscribers.js';
 import type { ListedSubscriber, ListPage, Waitlist } from '../../domain/records.js';
 import type { Page } from '../../web/page.js';
 import { Csrf, FieldError, Notice, Table, when } from './parts.js';
@@ -201,10 +202,52 @@ function Facts({ s }: { s: ListedSubscriber }) {
   );
 }
 
+/** Whom they referred (docs/insights.md#the-cockpit): the newest credited, linked, and how many more. */
+function ReferredList({
+  waitlist,
+  s,
+  referred,
+}: {
+  waitlist: Waitlist;
+  s: ListedSubscriber;
+  referred: ListPage;
+}) {
+  const rest = referred.total - referred.items.length;
+  // Credits outlive erasure: the referrer keeps the count of people no longer on the list.
+  const erased = s.referral_count - referred.total;
+  return (
+    <section class="card" aria-labelledby="referred-heading">
+      <h2 id="referred-heading">Whom they referred</h2>
+      <Table
+        caption={
+          referred.total === 0
+            ? 'Nobody on the list was credited to them'
+            : `${referred.total} on the list credited to them, newest first`
+        }
+        columns={['Email', 'Joined', 'Position or status']}
+        rows={referred.items.map((r) => (
+          <tr key={r.id}>
+            <td>
+              <a href={subscriberPath(waitlist.id, r.id)}>{r.email}</a>
+            </td>
+            <td>{when(r.joined_at)}</td>
+            <td>{r.status === SubscriberStatus.waiting ? `Position ${r.position}` : 'Admitted'}</td>
+          </tr>
+        ))}
+      />
+      {rest > 0 ? <p id="referred-rest">And {rest} more, credited earlier.</p> : null}
+      {erased > 0 ? (
+        <p class="muted" id="referred-erased">
+          {erased} more credited to them {erased === 1 ? 'was' : 'were'} erased since; the credit stays.
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
 export function subscriberPage(
   who: SignedIn,
-  waitlist: Waitlist,
-  s: ListedSubscriber,
+  { waitlist, subscriber: s, referred }: Found & { referred: ListPage },
   notice?: string,
 ): Page {
   const admin = who.operator.role === 'admin';
@@ -221,6 +264,9 @@ export function subscriberPage(
         </h2>
         <Facts s={s} />
       </section>
+      {waitlist.settings.referrals || s.referral_count > 0 ? (
+        <ReferredList waitlist={waitlist} s={s} referred={referred} />
+      ) : null}
       {admin ? (
         <section class="card" aria-labelledby="actions-heading">
           <h2 id="actions-heading">Actions</h2>

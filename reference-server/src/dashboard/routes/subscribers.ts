@@ -111,10 +111,10 @@ export function subscriberRoutes(app: Container, pages: Pages): void {
 
   pages.get('/waitlists/:id/subscribers/:sid', async (req, res, who) => {
     const { id, sid } = params(req);
-    const found = await subscribers.get(who, id, { id: sid });
+    const found = await subscribers.withReferred(who, id, sid);
     if (!found.ok) return refused(res, who, found.refusal, NO_SUBSCRIBER);
     const notice = req.query.admitted === '1' ? 'Let in: they are no longer in the line.' : undefined;
-    sendPage(res, subscriberPage(who, found.value.waitlist, found.value.subscriber, notice));
+    sendPage(res, subscriberPage(who, found.value, notice));
   });
 
   pages.post('/waitlists/:id/subscribers/:sid/admit', async (req, res, who) => {

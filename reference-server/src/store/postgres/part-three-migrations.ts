@@ -168,4 +168,12 @@ export const PART_THREE_MIGRATIONS: readonly string[] = [
     FOR EACH ROW WHEN (NEW.referral_count > OLD.referral_count AND NEW.unsubscribed_us IS NULL)
     EXECUTE FUNCTION queue_referral_mail();
   `,
+  `
+  -- A subscriber's page lists whom they referred, newest first (docs/insights.md#the-cockpit):
+  -- the referred-by index widened by what that page reads, so the newest few and the count of
+  -- the rest are index ranges of one referrer, however many they brought. Erasure's clearing of
+  -- referred_by reads it as before.
+  DROP INDEX subscribers_referred_by;
+  CREATE INDEX subscribers_referred_by ON subscribers (referred_by, credited, seq) WHERE referred_by IS NOT NULL;
+  `,
 ];

@@ -207,6 +207,14 @@ export const MIGRATIONS: readonly Migration[] = [
   END;
   `,
   MESSAGE_MIGRATION,
+  `
+  -- A subscriber's page lists whom they referred, newest first (docs/insights.md#the-cockpit):
+  -- the referred-by index widened by what that page reads, so the newest few and the count of
+  -- the rest are index ranges of one referrer, however many they brought. Erasure's clearing of
+  -- referred_by reads it as before.
+  DROP INDEX subscribers_referred_by;
+  CREATE INDEX subscribers_referred_by ON subscribers (referred_by, credited, seq) WHERE referred_by IS NOT NULL;
+  `,
 ];
 
 /** BEGIN IMMEDIATE takes the write lock at once: a second process starting waits, then finds the steps applied. */

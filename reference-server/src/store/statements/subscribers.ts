@@ -1,25 +1,29 @@
 /**
  * The subscribers' repository on a connection: what each store writes its own way comes from its
  * `LineEngine` (sign-up, the line's size and positions, pages and search), the rest is written
- * once here and in line.ts and lifecycle.ts. And the overview's counts, each a range of an index,
- * so the cost follows the range asked for, not the size of the waitlist.
+ * once here and in line.ts and lifecycle.ts. And the dashboard's reads of referrals, each a range
+ * of an index, so the cost follows what is shown, not the size of the waitlist.
  */
 import type { Db } from '../db.js';
 import { type Dialect, perDialect } from '../dialect.js';
-import { countEach } from '../range-counts.js';
 import type { Subscribers } from '../store.js';
 import { admit, erase } from './lifecycle.js';
 import { findByStatusToken, getSubscriber, type LineEngine, listPage, subscribersByIds } from './line.js';
 
-/** The waitlist's (?1) subscribers who joined in the i-th range of join times, [?(i + 2), ?(i + 3)). */
-function joinedIn(d: Dialect, i: number): string {
-  return `SELECT count(*) FROM subscribers${d.indexedBy('subscribers_joined')}
-    WHERE waitlist_id = ?1 AND joined_us >= ?${i + 2} AND joined_us < ?${i + 3}`;
-}
-
 const TOP_REFERRERS = perDialect(
   (d) => `SELECT id FROM subscribers${d.indexedBy('subscribers_top_referrers')}
   WHERE waitlist_id = ? AND referral_count > 0 ORDER BY referral_count DESC, seq LIMIT ?`,
+);
+
+// By the referrer alone: a referrer's id names one waitlist, and leaving waitlist_id out keeps the
+// count inside the index. Credited only: a referee awaiting confirmation has not counted yet.
+const REFERRED_BY = perDialect(
+  (d) => `SELECT id FROM subscribers${d.indexedBy('subscribers_referred_by')}
+  WHERE referred_by = ? AND credited = ${d.true} ORDER BY seq DESC LIMIT ?`,
+);
+const REFERRED_COUNT = perDialect(
+  (d) => `SELECT count(*) AS n FROM subscribers${d.indexedBy('subscribers_referred_by')}
+  WHERE referred_by = ? AND credited = ${d.true}`,
 );
 
 export function subscribersOn<C extends Db>(db: C, d: Dialect, line: LineEngine<C>): Subscribers {
@@ -52,12 +56,6 @@ export function subscribersOn<C extends Db>(db: C, d: Dialect, line: LineEngine<
       const size = await line.size(db, waitlistId);
       return { waiting: size.joined - size.removed, admitted: size.admitted };
     },
-    // Erased ones are gone; waiting and admitted are counted alike.
-    async joinedBetween(waitlistId, bounds) {
-      if (bounds.length < 2) return [];
-      const ranges = bounds.slice(1).map((_, i) => joinedIn(d, i));
-      return countEach(db, ranges, [waitlistId, ...bounds]);
-    },
     async topReferrers(waitlistId, settings, limit) {
       const rows = await db.all<{ id: string }>(TOP_REFERRERS(d), [waitlistId, limit]);
       return subscribersByIds(
@@ -68,6 +66,15 @@ export function subscribersOn<C extends Db>(db: C, d: Dialect, line: LineEngine<
         settings,
         rows.map((r) => r.id),
       );
+    },
+    async referredBy(waitlistId, settings, referrerId, limit) {
+      const rows = await db.all<{ id: string }>(REFERRED_BY(d), [referrerId, limit]);
+      const counted = await db.get<{ n: number | string }>(REFERRED_COUNT(d), [referrerId]);
+      const ids = rows.map((r) => r.id);
+      return {
+        items: await subscribersByIds(db, d, line, waitlistId, settings, ids),
+        total: Number(counted?.n ?? 0),
+      };
     },
   };
 }

@@ -116,8 +116,13 @@ export function operatorServices(
       clock,
       true,
     ),
-    appUrl = 'http://localhost:3000',
-  }: { policy?: WebhookPolicy; erasureCleanup?: ErasureCleanup; appUrl?: string } = {},
+    urls = { appUrl: 'http://localhost:3000' },
+  }: {
+    policy?: WebhookPolicy;
+    erasureCleanup?: ErasureCleanup;
+    /** Read when used: `serve` knows its address only once it listens. */
+    urls?: { readonly appUrl: string };
+  } = {},
 ): OperatorServices {
   const base = { store, clock };
   return {
@@ -128,7 +133,7 @@ export function operatorServices(
     subscribers: new Subscribers({ ...base, erasureCleanup }),
     webhooks: new Webhooks(base, policy),
     insights: new Insights(base),
-    messages: new Messages({ ...base, appUrl }),
+    messages: new Messages({ ...base, urls }),
   };
 }
 
@@ -142,7 +147,7 @@ export function createContainer(
     ...operatorServices(ctx.store, ctx.clock, {
       policy,
       erasureCleanup: ctx.erasureCleanup,
-      appUrl: ctx.config.appUrl,
+      urls: ctx.config,
     }),
     sessions: new Sessions(ctx),
     signups: new PublicSignups(ctx),

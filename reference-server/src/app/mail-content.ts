@@ -6,7 +6,7 @@
  */
 import { confirmUrl } from '../domain/confirmation.js';
 import { confirmationMailContent } from '../domain/confirmation-mail.js';
-import { isMessageKind, type MessageKind, renderMessage, tagValues } from '../domain/messages.js';
+import { isMessageKind, type MessageKind, messageMail, tagValues } from '../domain/messages.js';
 import type { Store } from '../store/store.js';
 import { unsubscribeUrl } from './unsubscribe.js';
 
@@ -26,13 +26,13 @@ export async function mailContent(
 ): Promise<MailContent | undefined> {
   const { subscriber_id, kind } = JSON.parse(body) as { subscriber_id: string; kind?: string };
   if (kind !== undefined)
-    return isMessageKind(kind) ? messageMail(store, subscriber_id, kind, appUrl) : undefined;
+    return isMessageKind(kind) ? subscriberMail(store, subscriber_id, kind, appUrl) : undefined;
   const facts = await store.reads.confirmations.mail(subscriber_id);
   if (!facts?.needed) return undefined;
   return { to: facts.email, ...confirmationMailContent(facts.waitlistName, confirmUrl(appUrl, facts.token)) };
 }
 
-function messageMail(
+function subscriberMail(
   store: Store,
   subscriberId: string,
   kind: MessageKind,
@@ -56,14 +56,7 @@ function messageMail(
       statusUrl: referrals ? `${appUrl}/s/${to.statusToken}` : undefined,
       referralLink: referrals && origin ? `${origin}/?ref=${subscriber.referral_code}` : undefined,
     });
-    const link = unsubscribeUrl(appUrl, to.statusToken);
-    const rendered = renderMessage(message, values, kind === 'admitted' ? undefined : link);
-    if (!rendered) return undefined;
-    // RFC 8058: the link in angle brackets, and the header that says a POST to it is enough.
-    const headers = {
-      'List-Unsubscribe': `<${link}>`,
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-    };
-    return { to: to.email, ...rendered, headers };
+    const mail = messageMail(message, values, unsubscribeUrl(appUrl, to.statusToken));
+    return mail && { to: to.email, ...mail };
   });
 }

@@ -12,6 +12,7 @@ import { ApiRequests } from './app/api.js';
 import { type Context, throttles } from './app/context.js';
 import { ErasureCleanup } from './app/erasure-cleanup.js';
 import { Keys } from './app/keys.js';
+import { MessageTests } from './app/message-tests.js';
 import { Messages } from './app/messages.js';
 import { Sessions } from './app/sessions.js';
 import { PublicSignups } from './app/signup.js';
@@ -44,6 +45,8 @@ export interface Container extends Context, OperatorServices {
   signups: PublicSignups;
   views: PublicViews;
   api: ApiRequests;
+  /** Test mails of messages: the server's, since they need its SMTP and throttles. */
+  messageTests: MessageTests;
 }
 
 /** Where the data is: a SQLite file, or a PostgreSQL database that several servers may share. */
@@ -153,5 +156,6 @@ export function createContainer(
     signups: new PublicSignups(ctx),
     views: new PublicViews(ctx),
     api: new ApiRequests(ctx),
+    messageTests: new MessageTests(ctx),
   };
 }

@@ -220,7 +220,8 @@ export function messageEditorPage(who: SignedIn, p: EditorProps): Page {
       </div>
       <Preview preview={p.preview} />
     </>,
-    { css: CSS, script: PREVIEW_SCRIPT },
+    // The script asks the preview endpoint, on our own origin and nowhere else.
+    { css: CSS, script: PREVIEW_SCRIPT, csp: "; connect-src 'self'" },
   );
 }
 

@@ -12,6 +12,7 @@ import { ApiRequests } from './app/api.js';
 import { type Context, throttles } from './app/context.js';
 import { ErasureCleanup } from './app/erasure-cleanup.js';
 import { Keys } from './app/keys.js';
+import { MessageTests } from './app/message-tests.js';
 import { Messages } from './app/messages.js';
 import { Sessions } from './app/sessions.js';
 import { PublicSignups } from './app/signup.js';
@@ -44,6 +45,8 @@ export interface Container extends Context, OperatorServices {
   signups: PublicSignups;
   views: PublicViews;
   api: ApiRequests;
+  /** Test mails of messages: the server's, since they need its SMTP and throttles. */
+  messageTests: MessageTests;
 }
 
 /** Where the data is: a SQLite file, or a PostgreSQL database that several servers may share. */
@@ -116,8 +119,13 @@ export function operatorServices(
       clock,
       true,
     ),
-    appUrl = 'http://localhost:3000',
-  }: { policy?: WebhookPolicy; erasureCleanup?: ErasureCleanup; appUrl?: string } = {},
+    urls = { appUrl: 'http://localhost:3000' },
+  }: {
+    policy?: WebhookPolicy;
+    erasureCleanup?: ErasureCleanup;
+    /** Read when used: `serve` knows its address only once it listens. */
+    urls?: { readonly appUrl: string };
+  } = {},
 ): OperatorServices {
   const base = { store, clock };
   return {
@@ -128,7 +136,7 @@ export function operatorServices(
     subscribers: new Subscribers({ ...base, erasureCleanup }),
     webhooks: new Webhooks(base, policy),
     insights: new Insights(base),
-    messages: new Messages({ ...base, appUrl }),
+    messages: new Messages({ ...base, urls }),
   };
 }
 
@@ -142,11 +150,12 @@ export function createContainer(
     ...operatorServices(ctx.store, ctx.clock, {
       policy,
       erasureCleanup: ctx.erasureCleanup,
-      appUrl: ctx.config.appUrl,
+      urls: ctx.config,
     }),
     sessions: new Sessions(ctx),
     signups: new PublicSignups(ctx),
     views: new PublicViews(ctx),
     api: new ApiRequests(ctx),
+    messageTests: new MessageTests(ctx),
   };
 }

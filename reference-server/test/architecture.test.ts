@@ -216,7 +216,7 @@ const ALLOWED_ASSERTIONS = [
   // JSON has no types: what the store keeps as text, parsed back into the shape it was written in.
   'app/api-idempotency.ts: JSON.parse(decision.answer) as Outcome<T>',
   "app/outbox.ts: JSON.parse(event.data ?? '{}') as { subscriber_id?: string }",
-  'app/mail-content.ts: JSON.parse(body) as { subscriber_id: string; kind?: string }',
+  'app/mail-content.ts: JSON.parse(body) as MailBody',
 ];
 
 describe('use cases', () => {

@@ -34,6 +34,8 @@ export interface Throttles {
   signInIp: Limiter<WindowLog>;
   /** Presses of the confirmation button (docs/subscribers.md#email-confirmation) per client. */
   confirm: Limiter<WindowLog>;
+  /** Test mails of messages (docs/messages.md#test-mail) per operator. */
+  testMail: Limiter<WindowLog>;
   /** Counters, never refusing: nonces counted per waitlist, public sign-ups accepted per waitlist and client. */
   powIssued: Limiter<WindowLog>;
   powAccepted: Limiter<WindowLog>;
@@ -47,6 +49,7 @@ export interface Limits {
   signIn: Limit;
   signInIp: Limit;
   confirm: Limit;
+  testMail: Limit;
   powIssued: Limit;
   powAccepted: Limit;
   powIssuedByClient: Limit;
@@ -75,6 +78,7 @@ export function throttles(store: Store, keyRateLimit: number): { limiters: Throt
       signIn: store.limiter('sign_in', slidingWindow),
       signInIp: store.limiter('sign_in_ip', slidingWindow),
       confirm: store.limiter('confirm', slidingWindow),
+      testMail: store.limiter('test_mail', slidingWindow),
       powIssued: store.limiter('pow_issued', slidingWindow),
       powAccepted: store.limiter('pow_accepted', slidingWindow),
       powIssuedByClient: store.limiter('pow_issued_client', slidingWindow),
@@ -90,6 +94,8 @@ export function throttles(store: Store, keyRateLimit: number): { limiters: Throt
       // A person presses the confirmation button once or twice; thirty a minute per client keeps
       // the button from being a way to try tokens at speed (they are 128 random bits anyway).
       confirm: { capacity: 30, windowMs: 60_000 },
+      // Enough to try a wording or two; too few for the button to bomb anyone's inbox, even one's own.
+      testMail: { capacity: 3, windowMs: 60_000 },
       // Unbounded: these count for adaptive Proof of Work (docs/gates.md#adaptive-difficulty) and refuse nothing.
       powIssued: { capacity: Number.POSITIVE_INFINITY, windowMs: POW_SURGE_WINDOW_MS },
       powAccepted: { capacity: Number.POSITIVE_INFINITY, windowMs: POW_REPEAT_WINDOW_MS },

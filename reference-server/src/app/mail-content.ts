@@ -1,14 +1,16 @@
 /**
  * What a mail of the outbox says, read when its turn comes (docs/messages.md#the-three-messages):
- * the confirmation mail, or one of the waitlist's messages filled for its subscriber as they are
- * now. Undefined when it is no longer to be sent: the subscriber erased, the waitlist archived,
- * the message switched off, or (welcome and referral) the subscriber unsubscribed.
+ * the confirmation mail, one of the waitlist's messages filled for its subscriber as they are
+ * now, or an operator's test of a message. Undefined when it is no longer to be sent: the
+ * subscriber erased, the waitlist archived, the message switched off, or (welcome and referral)
+ * the subscriber unsubscribed.
  */
 import { confirmUrl } from '../domain/confirmation.js';
 import { confirmationMailContent } from '../domain/confirmation-mail.js';
-import { isMessageKind, type MessageKind, renderMessage, tagValues } from '../domain/messages.js';
+import { isMessageKind, type MessageKind, messageMail, tagValues } from '../domain/messages.js';
 import { wordsFor } from '../domain/texts/index.js';
 import type { Store } from '../store/store.js';
+import { type MessageTest, testMail } from './message-tests.js';
 import { unsubscribeUrl } from './unsubscribe.js';
 
 export interface MailContent {
@@ -19,15 +21,19 @@ export interface MailContent {
   headers?: Record<string, string>;
 }
 
+/** What a mail delivery holds: its subscriber and which message (none: the confirmation mail), or a test. */
+type MailBody = { subscriber_id: string; kind?: string; test?: MessageTest };
+
 /** A mail delivery's body: whom it is for, and which message (none: the confirmation mail). */
 export async function mailContent(
   store: Store,
   body: string,
   appUrl: string,
 ): Promise<MailContent | undefined> {
-  const { subscriber_id, kind } = JSON.parse(body) as { subscriber_id: string; kind?: string };
+  const { subscriber_id, kind, test } = JSON.parse(body) as MailBody;
+  if (test !== undefined) return testMail(store, test, appUrl);
   if (kind !== undefined)
-    return isMessageKind(kind) ? messageMail(store, subscriber_id, kind, appUrl) : undefined;
+    return isMessageKind(kind) ? subscriberMail(store, subscriber_id, kind, appUrl) : undefined;
   const facts = await store.reads.confirmations.mail(subscriber_id);
   if (!facts?.needed) return undefined;
   const words = wordsFor('en');
@@ -37,7 +43,7 @@ export async function mailContent(
   };
 }
 
-function messageMail(
+function subscriberMail(
   store: Store,
   subscriberId: string,
   kind: MessageKind,
@@ -61,14 +67,7 @@ function messageMail(
       statusUrl: referrals ? `${appUrl}/s/${to.statusToken}` : undefined,
       referralLink: referrals && origin ? `${origin}/?ref=${subscriber.referral_code}` : undefined,
     });
-    const link = unsubscribeUrl(appUrl, to.statusToken);
-    const rendered = renderMessage(message, values, kind === 'admitted' ? undefined : link);
-    if (!rendered) return undefined;
-    // RFC 8058: the link in angle brackets, and the header that says a POST to it is enough.
-    const headers = {
-      'List-Unsubscribe': `<${link}>`,
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-    };
-    return { to: to.email, ...rendered, headers };
+    const mail = messageMail(message, values, unsubscribeUrl(appUrl, to.statusToken));
+    return mail && { to: to.email, ...mail };
   });
 }

@@ -33,7 +33,7 @@ export type BodyRead = { digest: string } & ({ ok: true; value: unknown } | { ok
 
 /** The refusals of the use cases operators reach, through the dashboard or the command line. */
 export type OperatorRefusal = Refusal<
-  'invalid_request' | 'not_found' | 'forbidden' | 'feature_not_allowed' | 'conflict'
+  'invalid_request' | 'not_found' | 'forbidden' | 'feature_not_allowed' | 'conflict' | 'rate_limit_exceeded'
 >;
 
 /** What an operator's use case answers: its value, or why not. */
@@ -54,6 +54,11 @@ export const featureNotAllowed = (message: string): OperatorRefusal => ({
 });
 export const invalid = (message: string, field?: string): OperatorRefusal =>
   field === undefined ? { code: 'invalid_request', message } : { code: 'invalid_request', message, field };
+export const throttled = (message: string, retryAfter: number): OperatorRefusal => ({
+  code: 'rate_limit_exceeded',
+  message,
+  retryAfter,
+});
 export const conflict = (message: string, field?: string): OperatorRefusal =>
   field === undefined ? { code: 'conflict', message } : { code: 'conflict', message, field };
 

@@ -50,7 +50,7 @@ export async function withServices<T>(
     const appUrl = context.env.APP_URL ?? context.env.BASE_URL;
     const services = operatorServices(store, systemClock, {
       policy: webhookPolicy(context.env),
-      ...(appUrl ? { appUrl } : {}),
+      ...(appUrl ? { urls: { appUrl } } : {}),
     });
     return await fn(services, { store, clock: systemClock });
   } finally {

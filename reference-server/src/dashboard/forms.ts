@@ -125,3 +125,23 @@ export function parseCount(body: unknown): { raw: string; count: number } {
 export function newFormToken(): string {
   return randomBytes(16).toString('base64url');
 }
+
+/** The message editor's form as typed (docs/messages.md#the-editor). */
+export interface MessageForm {
+  subject: string;
+  body: string;
+  enabled: boolean;
+}
+
+/**
+ * The editor's fields; the body's line breaks as LF, though browsers send a textarea's as CRLF,
+ * so a line counts one character as it does from the command line. The subject is left as sent:
+ * a line break in it is refused, not mended.
+ */
+export function messageForm(body: unknown): MessageForm {
+  return {
+    subject: field(body, 'subject') ?? '',
+    body: (field(body, 'body') ?? '').replace(/\r\n?/g, '\n'),
+    enabled: field(body, 'enabled') === 'on',
+  };
+}

@@ -4,15 +4,17 @@
  * (the same use cases as the command line); this door decides only who is asking and what page
  * to show. Sign-in is open; everything else passes the session guard first.
  */
-import express, { Router } from 'express';
+import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Container } from '../container.js';
 import { clientIp } from '../web/client-ip.js';
 import { field } from './forms.js';
+import { problemPage } from './pages/errors.js';
 import { signInPage } from './pages/sign-in.js';
 import { sendPage } from './respond.js';
 import { activityRoutes } from './routes/activity.js';
 import { importRoutes } from './routes/import.js';
 import { keyRoutes } from './routes/keys.js';
+import { MESSAGE_FORM_PATHS, messageForms, messageRoutes } from './routes/messages.js';
 import { overviewRoutes } from './routes/overview.js';
 import { subscriberRoutes } from './routes/subscribers.js';
 import { waitlistRoutes } from './routes/waitlists.js';
@@ -23,6 +25,7 @@ import { pagesOn } from './signed-in.js';
 export function dashboardRouter(app: Container): Router {
   const router = Router();
 
+  router.use(MESSAGE_FORM_PATHS, messageForms);
   router.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 100 }));
   router.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');
@@ -83,7 +86,16 @@ export function dashboardRouter(app: Container): Router {
   keyRoutes(app, pages);
   webhookRoutes(app, pages);
   activityRoutes(app, pages);
+  messageRoutes(app, pages);
   pages.rest();
+
+  // A form larger than its parser takes was not read, so nobody was asked: a page that says so.
+  router.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if ((error as { status?: unknown }).status !== 413) return next(error);
+    const message =
+      'The form was larger than the dashboard accepts, so nothing was done. Go back and shorten it.';
+    sendPage(res, problemPage(undefined, 'Too large', message), 413);
+  });
 
   return router;
 }

@@ -95,6 +95,9 @@ export function tagValues(waitlistName: string, accessUrl: string, r: Recipient)
   return values;
 }
 
+/** The sample subscriber's status token: issued ones are 24 characters, so its links find nobody. */
+export const SAMPLE_STATUS_TOKEN = 'SAMPLE';
+
 /** The sample subscriber a preview shows: every tag with a value, each field with its key. */
 export function sampleRecipient(fieldKeys: readonly string[], appUrl: string): Recipient {
   return {
@@ -102,7 +105,7 @@ export function sampleRecipient(fieldKeys: readonly string[], appUrl: string): R
     position: 42,
     referralCount: 3,
     fields: Object.fromEntries(fieldKeys.map((key) => [key, `(${key})`])),
-    statusUrl: `${appUrl}/s/SAMPLE`,
+    statusUrl: `${appUrl}/s/${SAMPLE_STATUS_TOKEN}`,
     referralLink: 'https://example.com/?ref=SAMPLE',
   };
 }
@@ -133,4 +136,30 @@ export function renderMessage(
   const filled = fill(body.value, values).replace(/\s+$/, '');
   const text = unsubscribeUrl ? `${filled}\n\nTo stop these emails: ${unsubscribeUrl}\n` : `${filled}\n`;
   return { subject: fillSubject(subject.value, values), text, html: htmlFromText(text) };
+}
+
+/** A message's mail as it goes out: the rendered parts and the headers that let its reader stop it. */
+export interface MessageMail extends RenderedMessage {
+  headers: Record<string, string>;
+}
+
+/**
+ * The mail of one message for one recipient whose unsubscribe link is `unsubscribeUrl`: welcome
+ * and referral end with the link in their text, and every message carries it as RFC 8058's
+ * one-click List-Unsubscribe (docs/messages.md#unsubscribe). Undefined for a template that no
+ * longer reads.
+ */
+export function messageMail(
+  message: Pick<Message, 'kind' | 'subject' | 'body'>,
+  values: TagValues,
+  unsubscribeUrl: string,
+): MessageMail | undefined {
+  const rendered = renderMessage(message, values, message.kind === 'admitted' ? undefined : unsubscribeUrl);
+  if (!rendered) return undefined;
+  // RFC 8058: the link in angle brackets, and the header that says a POST to it is enough.
+  const headers = {
+    'List-Unsubscribe': `<${unsubscribeUrl}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  };
+  return { ...rendered, headers };
 }

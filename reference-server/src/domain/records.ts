@@ -85,7 +85,8 @@ export type ActivityAction =
   | 'webhook.delete_refused'
   | 'webhook.resend_refused'
   | 'message.updated'
-  | 'message.update_refused';
+  | 'message.update_refused'
+  | 'message.test_sent';
 
 export type Actor = { type: 'operator' | 'key'; id: string; name: string };
 

@@ -22,6 +22,9 @@ const ACTIONS: Record<string, string> = {
   'webhook.create_refused': 'was refused adding a webhook endpoint',
   'webhook.delete_refused': 'was refused deleting a webhook endpoint',
   'webhook.resend_refused': 'was refused sending a delivery again',
+  'message.updated': 'changed a message',
+  'message.update_refused': 'was refused changing a message',
+  'message.test_sent': 'sent themselves a test of a message',
 };
 
 export interface ActivityFilterForm {

@@ -61,6 +61,8 @@ export function dashboardPage(
   who: SignedIn | undefined,
   section: Section | undefined,
   body: ComponentChildren,
+  /** A page's own style and script, besides the dashboard's, under the same nonce; `csp`, directives it adds. */
+  own: { css?: string; script?: string; csp?: string } = {},
 ): Page {
   const link = (href: string, name: Section, label: string) => (
     <li>
@@ -112,6 +114,11 @@ export function dashboardPage(
       </>
     ),
     // With no-referrer, browsers send `Origin: null` on form posts; same-origin keeps it useful.
-    { css: CSS, script: COPY_SCRIPT, referrerPolicy: 'same-origin' },
+    {
+      css: CSS + (own.css ?? ''),
+      script: COPY_SCRIPT + (own.script ?? ''),
+      extraCsp: own.csp ?? '',
+      referrerPolicy: 'same-origin',
+    },
   );
 }

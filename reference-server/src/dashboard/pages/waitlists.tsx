@@ -80,6 +80,16 @@ function SettingInput({ f, value, error }: { f: SettingField; value: string; err
           aria-invalid={error ? 'true' : undefined}
           aria-describedby={described}
         />
+      ) : f.kind === 'text' ? (
+        <input
+          id={id}
+          name={f.key}
+          type="url"
+          placeholder={f.placeholder}
+          value={value}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={described}
+        />
       ) : f.kind === 'choice' ? (
         <select id={id} name={f.key} aria-invalid={error ? 'true' : undefined} aria-describedby={described}>
           {f.values.map((v) => (
@@ -145,6 +155,7 @@ export function waitlistPage(who: SignedIn, props: SetupProps): Page {
     },
     { legend: 'Email confirmation (double opt-in)', keys: ['confirm_email'] },
     { legend: 'Geo rules (an allow list or a deny list, not both)', keys: ['geo_allow', 'geo_deny'] },
+    { legend: 'Messages', keys: ['access_url'] },
   ];
   return dashboardPage(
     waitlist.name,
@@ -171,6 +182,7 @@ export function waitlistPage(who: SignedIn, props: SetupProps): Page {
         <p class="actions">
           <a href={`/dashboard/waitlists/${waitlist.id}/subscribers`}>View subscribers</a>
           <a href={`/dashboard/waitlists/${waitlist.id}/overview`}>Overview: sign-ups and top referrers</a>
+          <a href={`/dashboard/waitlists/${waitlist.id}/messages`}>Messages: welcome, referral, admitted</a>
         </p>
       </section>
       <section class="card" aria-labelledby="snippet-heading">

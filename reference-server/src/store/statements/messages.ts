@@ -20,6 +20,16 @@ export interface Messages {
   byStatusToken(token: string): Promise<Unsubscribing | undefined>;
   /** Unsubscribes the holder of the token, once: a second time changes nothing. */
   unsubscribe(token: string, nowUs: number): Promise<Unsubscribing | undefined>;
+  /** Queues an operator's test of a message (app/message-tests.ts) as a mail of the outbox, due at `nowMs`. */
+  queueTest(test: TestMail, nowMs: number): Promise<void>;
+}
+
+/** A test mail's delivery: `body` is what app/mail-content.ts reads when its turn comes. */
+export interface TestMail {
+  id: string;
+  tenantId: string;
+  messageId: string;
+  body: string;
 }
 
 export interface Addressee {
@@ -60,6 +70,10 @@ const BY_TOKEN = `SELECT w.name, s.unsubscribed_us FROM subscribers AS s JOIN wa
 
 const UNSUBSCRIBE = `UPDATE subscribers SET unsubscribed_us = coalesce(unsubscribed_us, CAST(?2 AS BIGINT))
   WHERE status_token = ?1 RETURNING waitlist_id`;
+
+/** About no subscriber: erasure finds nothing of anyone's in it, and pruning forgets it once sent. */
+const QUEUE_TEST = `INSERT INTO deliveries (id, channel, tenant_id, message_id, event_type, body, state, next_at, created_at)
+  VALUES (?1, 'mail', ?2, ?3, 'test', ?4, 'pending', ?5, ?5)`;
 
 const messageOf = (row: MessageRow): Message => ({
   kind: row.kind,
@@ -105,6 +119,9 @@ export function messagesOn(db: Db, d: Dialect): Messages {
     async unsubscribe(token, nowUs) {
       const done = await db.get<{ waitlist_id: string }>(UNSUBSCRIBE, [token, nowUs]);
       return done && byStatusToken(token);
+    },
+    async queueTest(test, nowMs) {
+      await db.run(QUEUE_TEST, [test.id, test.tenantId, test.messageId, test.body, nowMs]);
     },
   };
 }

@@ -1,0 +1,156 @@
+/**
+ * A waitlist's messages (docs/messages.md#the-editor): the list, and the editor of one, whose form
+ * saves (admins), previews (a page with the typed text and its preview, nothing saved) or sends a
+ * test to the operator; and the preview endpoint the editor's script asks as the operator types.
+ * The rules are the app's: a refused template is shown at the field it names, as typed.
+ */
+import express, { type Request, type Response } from 'express';
+import { sampleValues } from '../../app/messages.js';
+import type { OperatorRefusal } from '../../app/refusal.js';
+import type { Container } from '../../container.js';
+import { isMessageKind, MESSAGE_KINDS, type MessageKind } from '../../domain/messages.js';
+import type { Waitlist } from '../../domain/records.js';
+import { field, type MessageForm, messageForm } from '../forms.js';
+import { problemPage } from '../pages/errors.js';
+import { type EditorProps, messageEditorPage, messagesPage, messagesPath } from '../pages/messages.js';
+import type { SignedIn } from '../pages/shell.js';
+import { ownWaitlist, refused } from '../refusals.js';
+import { sendPage } from '../respond.js';
+import type { Pages } from '../signed-in.js';
+
+/**
+ * The editor's forms are read with more room than the dashboard's 32 kB: a body of 5,000
+ * characters may take 60 kB encoded, and one pasted far past the limit is still refused at its
+ * field with what was typed kept. Beyond this, the dashboard's page for a form too large.
+ */
+export const messageForms = express.urlencoded({ extended: false, limit: '2mb', parameterLimit: 20 });
+export const MESSAGE_FORM_PATHS = '/waitlists/:id/messages/:kind';
+
+/** How the editor answers a refusal that is not about a field. */
+const STATUS: Partial<Record<OperatorRefusal['code'], number>> = {
+  rate_limit_exceeded: 429,
+  conflict: 409,
+};
+
+export function messageRoutes(app: Container, pages: Pages): void {
+  const { messages, messageTests } = app;
+  const mailWaits = !app.config.sendsMail;
+
+  /** The kind the path names, or undefined once the 404 page is sent. */
+  function kindOf(req: Request, res: Response, who: SignedIn): MessageKind | undefined {
+    const kind = req.params.kind as string;
+    if (isMessageKind(kind)) return kind;
+    const message = `There is no such message: the messages are ${MESSAGE_KINDS.join(', ')}.`;
+    sendPage(res, problemPage(who, 'Not found', message), 404);
+    return undefined;
+  }
+
+  async function editor(
+    res: Response,
+    who: SignedIn,
+    waitlist: Waitlist,
+    kind: MessageKind,
+    shown: Partial<EditorProps> & { form?: MessageForm },
+    status = 200,
+  ) {
+    const saved = await messages.show(who, waitlist.id, kind);
+    if (!saved.ok) return refused(res, who, saved.refusal);
+    const { subject, body, enabled, preview } = saved.value;
+    const page = messageEditorPage(who, {
+      waitlist,
+      kind,
+      saved: saved.value,
+      form: { subject, body, enabled },
+      preview,
+      values: sampleValues(waitlist, app.config.appUrl),
+      mailWaits,
+      ...shown,
+    });
+    sendPage(res, page, status);
+  }
+
+  /** The editor again with what was typed, the refusal at its field or above the form. */
+  function refusedAt(
+    res: Response,
+    who: SignedIn,
+    waitlist: Waitlist,
+    kind: MessageKind,
+    form: MessageForm,
+    refusal: OperatorRefusal,
+  ) {
+    const shown = { form, preview: null };
+    if (refusal.code === 'invalid_request' && (refusal.field === 'subject' || refusal.field === 'body'))
+      return editor(
+        res,
+        who,
+        waitlist,
+        kind,
+        { ...shown, errors: { [refusal.field]: refusal.message } },
+        400,
+      );
+    const status = STATUS[refusal.code];
+    if (status === undefined) return refused(res, who, refusal);
+    if (refusal.retryAfter !== undefined) res.set('Retry-After', String(refusal.retryAfter));
+    return editor(res, who, waitlist, kind, { ...shown, formError: refusal.message }, status);
+  }
+
+  pages.get('/waitlists/:id/messages', async (req, res, who) => {
+    const waitlist = await ownWaitlist(app, res, who, req.params.id as string);
+    if (!waitlist) return;
+    const shown = [];
+    for (const kind of MESSAGE_KINDS) {
+      const message = await messages.show(who, waitlist.id, kind);
+      if (!message.ok) return refused(res, who, message.refusal);
+      shown.push(message.value);
+    }
+    sendPage(res, messagesPage(who, waitlist, shown, mailWaits));
+  });
+
+  pages.get(MESSAGE_FORM_PATHS, async (req, res, who) => {
+    const kind = kindOf(req, res, who);
+    const waitlist = kind && (await ownWaitlist(app, res, who, req.params.id as string));
+    if (!kind || !waitlist) return;
+    await editor(res, who, waitlist, kind, {
+      notice: req.query.saved === '1' ? 'Message saved.' : undefined,
+    });
+  });
+
+  pages.post(MESSAGE_FORM_PATHS, async (req, res, who) => {
+    const kind = kindOf(req, res, who);
+    const waitlist = kind && (await ownWaitlist(app, res, who, req.params.id as string));
+    if (!kind || !waitlist) return;
+    const form = messageForm(req.body);
+    const draft = { kind, subject: form.subject, body: form.body };
+    switch (field(req.body, 'do')) {
+      case 'preview': {
+        const preview = await messages.preview(who, waitlist.id, draft);
+        if (!preview.ok) return refusedAt(res, who, waitlist, kind, form, preview.refusal);
+        return editor(res, who, waitlist, kind, { form, preview: preview.value });
+      }
+      case 'test': {
+        const sent = await messageTests.send(who, waitlist.id, draft);
+        if (!sent.ok) return refusedAt(res, who, waitlist, kind, form, sent.refusal);
+        const preview = await messages.preview(who, waitlist.id, draft);
+        const notice = `A test of the message above is on its way to ${sent.value.to}. Nothing was saved.`;
+        return editor(res, who, waitlist, kind, { form, preview: preview.ok ? preview.value : null, notice });
+      }
+      default: {
+        const saved = await messages.set(who, waitlist.id, kind, { ...draft, enabled: form.enabled });
+        if (!saved.ok) return refusedAt(res, who, waitlist, kind, form, saved.refusal);
+        res.redirect(303, `${messagesPath(waitlist.id, kind)}?saved=1`);
+      }
+    }
+  });
+
+  /** The live preview: JSON, nothing saved; a refusal as the API words one, with the field it names. */
+  pages.post(`${MESSAGE_FORM_PATHS}/preview`, async (req, res, who) => {
+    const kind = req.params.kind as string;
+    if (!isMessageKind(kind))
+      return res.status(404).json({ error: { code: 'not_found', message: 'There is no such message.' } });
+    const form = messageForm(req.body);
+    const preview = await messages.preview(who, req.params.id as string, { kind, ...form });
+    if (preview.ok) return res.json({ preview: preview.value });
+    const { code, message, field: part } = preview.refusal;
+    res.status(code === 'not_found' ? 404 : 400).json({ error: { code, message, field: part } });
+  });
+}

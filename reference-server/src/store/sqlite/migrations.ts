@@ -207,6 +207,13 @@ export const MIGRATIONS: readonly Migration[] = [
   END;
   `,
   MESSAGE_MIGRATION,
+  `
+  -- The language a sign-up gave (docs/languages.md#what-a-sign-up-records): a supported tag, or
+  -- NULL for rows from before and sign-ups without one (pages and mails then use the waitlist's
+  -- default_lang). Kept from the first sign-up, gone with the row at erasure. No CHECK: the
+  -- list of tags grows, and the sign-up's schema is what refuses a tag we lack.
+  ALTER TABLE subscribers ADD COLUMN lang TEXT;
+  `,
 ];
 
 /** BEGIN IMMEDIATE takes the write lock at once: a second process starting waits, then finds the steps applied. */

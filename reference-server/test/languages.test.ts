@@ -1,15 +1,17 @@
 /**
  * A sign-up records its language (docs/languages.md#what-a-sign-up-records) over HTTP, on
  * whichever store the run uses: `lang` on both create endpoints and its refusals, the subscriber
- * objects of the API, the list, a webhook event, the export and the import that carry it.
+ * objects of the API, the list, a webhook event, the export and the import that carry it, and
+ * the waitlist's `default_lang` through the command line.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LANGUAGES, ListPageSchema, SubscriberSchema, WebhookEventSchema } from '@waitlistkit/protocol';
 import { cli, type Tenant } from '@waitlistkit/testkit';
 import { describe, expect, it } from 'vitest';
+import { runCommandLine } from '../src/cli/main.js';
 import { inProcess } from './cli-in-process.js';
-import { apiCreate, apiList, errorOf, ORIGIN, publicPost, until } from './helpers.js';
+import { apiCreate, apiList, Browser, errorOf, ORIGIN, publicPost, until } from './helpers.js';
 import { importHarness } from './import-harness.js';
 import { receiver } from './webhook-receiver.js';
 
@@ -231,5 +233,90 @@ describe('lang in an import', () => {
     expect(summary.imported).toBe(0);
     expect(summary.invalid).toEqual([{ line: 3, reason: '`lang` is not a language tag (BCP 47).' }]);
     expect(await listOf(t)).toEqual([]);
+  });
+});
+
+describe('--default-lang', () => {
+  it('is en for a new waitlist, set by create and update, and shown', async () => {
+    const t = await waitlist();
+    const show = () => h().cli<{ default_lang: string }>(['waitlist', 'show', '--waitlist', t.waitlistId]);
+    expect((await show()).default_lang).toBe('en');
+    const updated = await h().cli<{ default_lang: string }>([
+      'waitlist',
+      'update',
+      '--waitlist',
+      t.waitlistId,
+      '--default-lang',
+      'zh-Hant',
+    ]);
+    expect(updated.default_lang).toBe('zh-Hant');
+    expect((await show()).default_lang).toBe('zh-Hant');
+    const created = await h().cli<{ default_lang: string }>([
+      'waitlist',
+      'create',
+      '--tenant',
+      t.tenantId,
+      '--name',
+      'Hebrew first',
+      '--default-lang',
+      'he',
+    ]);
+    expect(created.default_lang).toBe('he');
+  });
+
+  it('refuses anything but a supported tag, naming the option, and changes nothing', async () => {
+    const t = await waitlist(['--default-lang', 'de']);
+    const { run } = inProcess(h().db);
+    for (const bad of ['sw', 'pt-BR', 'EN', '', '__proto__', 'x'.repeat(10_240)]) {
+      const refused = await run(['waitlist', 'update', '--waitlist', t.waitlistId, '--default-lang', bad]);
+      expect(refused.code, bad.slice(0, 20)).toBe(2);
+      expect(refused.error.code).toBe('usage_error');
+      expect(refused.error.message).toMatch(/^--default-lang must be one of en, ar, /);
+    }
+    const shown = await h().cli<{ default_lang: string }>(['waitlist', 'show', '--waitlist', t.waitlistId]);
+    expect(shown.default_lang).toBe('de');
+  });
+
+  it('is a choice of the dashboard’s settings form, saved and refused by the same definition', async () => {
+    const t = await waitlist();
+    const b = new Browser(h().server.url);
+    await b.signIn(`admin-${t.tenantId}@test.example`);
+    const path = `/dashboard/waitlists/${t.waitlistId}`;
+    const page = await b.get(path);
+    expect(page.html).toMatch(/<select id="[^"]+" name="default_lang"/);
+    expect(page.html).toContain('<option value="en" selected>');
+    const form = {
+      _csrf: Browser.csrf(page.html),
+      name: 'Launch',
+      referral_boost: '0',
+      origins: ORIGIN,
+      challenge_min_age_ms: '1500',
+      pow_difficulty: '18',
+      pow_surge_threshold: '120',
+      ip_limit: '1000',
+    };
+    expect((await b.post(path, { ...form, default_lang: 'fa' })).res.status).toBe(303);
+    const show = () => h().cli<{ default_lang: string }>(['waitlist', 'show', '--waitlist', t.waitlistId]);
+    expect((await show()).default_lang).toBe('fa');
+    expect((await b.get(path)).html).toContain('<option value="fa" selected>');
+    for (const bad of ['sw', 'pt-BR', '__proto__', 'x'.repeat(10_240)]) {
+      const refused = await b.post(path, { ...form, default_lang: bad });
+      expect(refused.res.status).toBe(400);
+      expect(refused.html).toContain('Choose one of en, ar, ');
+    }
+    expect((await show()).default_lang).toBe('fa');
+  });
+
+  it('is listed in the help as --default-lang TAG', async () => {
+    let help = '';
+    const code = await runCommandLine(['waitlist', 'update', '--help'], {
+      stdout: (text) => {
+        help += text;
+      },
+      stderr: () => undefined,
+      env: {},
+    });
+    expect(code).toBe(0);
+    expect(help).toMatch(/--default-lang TAG +language of pages and mails/);
   });
 });

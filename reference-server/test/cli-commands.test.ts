@@ -93,6 +93,8 @@ describe('commands print exactly the shapes of docs/command-line.md#commands', (
       dedupe: 'exact',
       // And the admitted mail's access URL (docs/messages.md#the-three-messages).
       access_url: '',
+      // And the language of pages and mails for a subscriber who gave none (docs/languages.md#what-a-sign-up-records).
+      default_lang: 'en',
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

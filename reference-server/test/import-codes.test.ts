@@ -81,6 +81,7 @@ const row = (line: number, code: string): StagedRow => ({
   source: null,
   sourceChannel: null,
   variantKey: null,
+  lang: null,
 });
 
 describe('an import’s referral codes', () => {

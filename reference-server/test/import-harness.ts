@@ -17,12 +17,12 @@ export interface Summary {
   credited: number;
 }
 
-/** Starts a server for the file's tests (stopped after them); `h()` is it once they run. */
-export function importHarness() {
+/** Starts a server for the file's tests (stopped after them), with `env` besides; `h()` is it once they run. */
+export function importHarness(env: Record<string, string> = {}) {
   let h: Harness | undefined;
   const dir = tempDir();
   beforeAll(async () => {
-    h = await harness({ WAITLIST_KEY_RATE_LIMIT: '100000' });
+    h = await harness({ WAITLIST_KEY_RATE_LIMIT: '100000', ...env });
   });
   afterAll(async () => {
     await h?.close();

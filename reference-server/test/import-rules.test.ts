@@ -86,7 +86,7 @@ describe('a row', () => {
         joinedUs: Date.UTC(2024, 2, 1) * 1000,
         referrerKey: 'bo@example.com',
         confirmed: false,
-        lang: 'pt-BR',
+        lang: 'pt',
         fields: {},
         source: { utm_source: 'news', landing: 'https://shop.example/launch' },
       },
@@ -182,6 +182,26 @@ describe('lang', () => {
   it('is a BCP 47 tag', () => {
     expect(['en', 'pt-BR', 'zh-Hant-TW', 'fa'].every(isLanguageTag)).toBe(true);
     expect(['', 'en_US', 'x'.repeat(40), 'en--US', '<script>'].some(isLanguageTag)).toBe(false);
+  });
+
+  it('is kept as the language we speak that it asks for, or none for a language we lack', () => {
+    const h = header(['email', 'lang']);
+    const langOf = (lang: string) => {
+      const checked = checkRow(h, ['a@b.example', lang], { nowUs: NOW_US, fields: [], dedupe: 'exact' });
+      if (!checked.ok) throw new Error(checked.reason);
+      return checked.value.lang;
+    };
+    expect(['de', 'pt-BR', 'EN-us', 'zh-TW', 'zh-Hant-HK', 'iw', 'zh-Hant'].map(langOf)).toEqual([
+      'de',
+      'pt',
+      'en',
+      'zh-Hant',
+      'zh-Hant',
+      'he',
+      'zh-Hant',
+    ]);
+    // A well-formed tag of a language we lack moves the person in without one: the waitlist's default.
+    expect(['sw', 'tlh', 'gsw-CH', ''].map(langOf)).toEqual([null, null, null, null]);
   });
 });
 

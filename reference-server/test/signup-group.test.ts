@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchText } from '../src/domain/search.js';
 import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
+import { signupExtras } from '../src/domain/signup-extras.js';
 import { type Database, openDatabase } from '../src/store/sqlite/database.js';
 import { sqlite } from '../src/store/sqlite/dialect.js';
 import {
@@ -37,6 +38,7 @@ afterAll(async () => {
 });
 
 const DOMAINS = ['example.com', 'BÜCHER.example', 'école.example', 'ÆRØ.example', 'straße.example'];
+const LANGS = ['de', null, 'zh-Hant', 'ar'] as const;
 
 /** The same tenant and waitlists (same ids) in both databases; the last one archived. */
 async function waitlists(count: number): Promise<string[]> {
@@ -82,11 +84,12 @@ interface Row {
   joined_us: number;
   pending: number;
   mails: number;
+  lang: string | null;
 }
 
 function rows(db: Database, ids: readonly string[]): Promise<Row[]> {
   return db.reader.all<Row>(
-    `SELECT waitlist_id, email, email_norm, email_search, seq, joined_us, confirm_token IS NOT NULL AS pending,
+    `SELECT waitlist_id, email, email_norm, email_search, seq, joined_us, confirm_token IS NOT NULL AS pending, lang,
             (SELECT count(*) FROM deliveries d WHERE d.channel = 'mail' AND d.body ->> 'subscriber_id' = subscribers.id) AS mails
        FROM subscribers WHERE waitlist_id IN (${ids.map(() => '?').join(', ')}) ORDER BY waitlist_id, seq`,
     ids,
@@ -134,6 +137,8 @@ describe('a group of fresh sign-ups', () => {
               email: upper ? email.toUpperCase() : email,
               emailNorm: email.toLowerCase(),
               confirm: w === 2,
+              // A language for some (docs/languages.md#what-a-sign-up-records): the group keeps each one's.
+              extras: signupExtras(email.toLowerCase(), {}, {}, LANGS[e % LANGS.length] ?? null),
             };
           };
           // Some emails are already on the waitlists before the group arrives.

@@ -72,6 +72,8 @@ export function subscriber(n: number): Subscriber {
     source: {},
     channel: 'direct',
     unsubscribed: false,
+    // And this (docs/languages.md#what-a-sign-up-records).
+    lang: null,
   };
 }
 

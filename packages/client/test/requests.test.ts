@@ -167,7 +167,7 @@ describe('create', () => {
     ],
     [
       { email: 'a@b.co', note: 'internal' },
-      'unknown parameter `note`; the parameters are `email`, `referral_code`, `client_country`, `fields`, `source`.',
+      'unknown parameter `note`; the parameters are `email`, `referral_code`, `client_country`, `fields`, `source`, `lang`.',
     ],
     [
       { email: 'a@b.co', referralCode: 'ABC234' },

@@ -25,6 +25,8 @@ export const subscriber = {
   channel: 'newsletter',
   // And this (docs/messages.md#unsubscribe).
   unsubscribed: false,
+  // And this (docs/languages.md#what-a-sign-up-records).
+  lang: 'de',
   waitlist_id: 'wl_3Fj9',
 };
 

@@ -15,6 +15,7 @@ import {
   WebhookEventType,
 } from './constants.js';
 import { FieldDefinitionsSchema } from './fields.js';
+import { LANGUAGES } from './languages.js';
 import { POW_MAX_DIFFICULTY, POW_NONCE_MAX_LENGTH } from './pow.js';
 
 export interface SchemaDoc {
@@ -141,6 +142,12 @@ const sourceInput = doc(z.strictObject(SourceSchema.shape), {
   description: `Where the sign-up came from (docs/subscribers.md#attribution): each value at most ${SOURCE_VALUE_MAX} characters; \`referrer\` and \`landing\` http(s) addresses, kept as origin and path. Any other key is a 400. Kept from the first sign-up only.`,
 });
 
+const langInput = doc(z.enum(LANGUAGES), {
+  description:
+    'The language of the person signing up (docs/languages.md#what-a-sign-up-records): one of the supported tags exactly, as `pickLanguage` of `@waitlistkit/protocol` gives it (match a region tag such as `pt-BR` to `pt` first). Any other value is a 400 `invalid_request` naming `lang`. Kept from the first sign-up only.',
+  examples: ['pt'],
+});
+
 export const FieldDefinitionsDocSchema = doc(FieldDefinitionsSchema, {
   id: 'FieldDefinitions',
   description:
@@ -195,6 +202,10 @@ export const SubscriberSchema = doc(
     unsubscribed: doc(z.boolean(), {
       description:
         'Whether the subscriber unsubscribed from the welcome and referral messages (docs/messages.md#unsubscribe); the admitted message and the confirmation mail still go.',
+    }),
+    lang: doc(z.nullable(z.enum(LANGUAGES)), {
+      description:
+        "The language recorded at the first sign-up (docs/languages.md#what-a-sign-up-records); null when none was given (then pages and mails use the waitlist's `default_lang`).",
     }),
   }),
   { id: 'Subscriber' },
@@ -360,6 +371,7 @@ export const ApiCreateSubscriberBodySchema = doc(
     client_country: z.optional(countryCode),
     fields: z.optional(fieldsInput),
     source: z.optional(sourceInput),
+    lang: z.optional(langInput),
   }),
   { id: 'ApiCreateSubscriberBody' },
 );
@@ -392,6 +404,7 @@ export const PublicSubscribeBodySchema = doc(
     pow: z.optional(PowSolutionSchema),
     fields: z.optional(fieldsInput),
     source: z.optional(sourceInput),
+    lang: z.optional(langInput),
   }),
   { id: 'PublicSubscribeBody' },
 );
@@ -454,6 +467,7 @@ const exampleSubscriber = {
   source: { utm_source: 'newsletter', landing: 'https://example.com/' },
   channel: 'newsletter',
   unsubscribed: false,
+  lang: 'en',
   waitlist_id: 'wl_3Fj9',
 };
 

@@ -3,6 +3,7 @@ import {
   AcceptedSignupSchema,
   ChallengeRequiredSchema,
   ErrorBodySchema,
+  LANGUAGES,
   ListPageSchema,
   parseAdmissionsBody,
   parseApiCreateBody,
@@ -63,6 +64,40 @@ describe('parsePublicSubscribeBody', () => {
       ok: false,
       error: { code: 'invalid_email', message: 'The email address has no "@".' },
     });
+  });
+});
+
+describe('lang on both create bodies', () => {
+  const tags = `${LANGUAGES.map((l) => JSON.stringify(l)).join(', ')}`;
+
+  it('takes a supported tag exactly, and leaves it out when absent', () => {
+    for (const parse of [parsePublicSubscribeBody, parseApiCreateBody]) {
+      expect(parse({ email: 'a@b.co', lang: 'zh-Hant' })).toMatchObject({
+        ok: true,
+        value: { lang: 'zh-Hant' },
+      });
+      const without = parse({ email: 'a@b.co' });
+      expect(without.ok && 'lang' in without.value).toBe(false);
+    }
+  });
+
+  it.each([
+    ['a region tag', 'pt-BR'],
+    ['another case', 'EN'],
+    ['a language we lack', 'sw'],
+    ['__proto__', '__proto__'],
+    ['an empty string', ''],
+    ['10 KB', 'x'.repeat(10_240)],
+    ['a number', 42],
+    ['null', null],
+    ['an array', ['en']],
+  ])('refuses %s naming `lang` and the tags it takes', (_, lang) => {
+    for (const parse of [parsePublicSubscribeBody, parseApiCreateBody]) {
+      expect(parse({ email: 'a@b.co', lang })).toEqual({
+        ok: false,
+        error: { code: 'invalid_request', message: `\`lang\` must be one of ${tags}.` },
+      });
+    }
   });
 });
 

@@ -28,6 +28,8 @@ const subscriber = {
   channel: 'newsletter',
   // And this (docs/messages.md#unsubscribe).
   unsubscribed: false,
+  // And this (docs/languages.md#what-a-sign-up-records).
+  lang: 'de',
   waitlist_id: 'wl_1',
 };
 

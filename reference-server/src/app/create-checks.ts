@@ -9,6 +9,7 @@ import {
   checkFieldValues,
   ErrorCode,
   type FieldValues,
+  type Language,
   type Source,
 } from '@waitlistkit/protocol';
 import { isDisposable } from '../adapters/disposable.js';
@@ -21,15 +22,20 @@ import { type Refusal, refusal } from './refusal.js';
 
 /**
  * The rest of the body check, against the waitlist: the answers to its fields (a 400 naming the
- * key) and the source already checked by the body's schema, as a fresh sign-up keeps them.
+ * key), and the source and language already checked by the body's schema, as a fresh sign-up keeps them.
  */
 export function extrasCheck(
   settings: WaitlistSettings,
-  body: { normalized_email: string; fields?: FieldValues | undefined; source?: Source | undefined },
+  body: {
+    normalized_email: string;
+    fields?: FieldValues | undefined;
+    source?: Source | undefined;
+    lang?: Language | undefined;
+  },
 ): { extras: SignupExtras } | { refusal: Refusal } {
   const answers = checkFieldValues(settings.fields, body.fields);
   if (!answers.ok) return { refusal: refusal(ErrorCode.invalidRequest, answers.problem.message) };
-  return { extras: signupExtras(body.normalized_email, answers.value, body.source ?? {}) };
+  return { extras: signupExtras(body.normalized_email, answers.value, body.source ?? {}, body.lang ?? null) };
 }
 
 export function emailThrottle(

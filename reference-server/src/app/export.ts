@@ -43,6 +43,7 @@ function cells(columns: readonly string[], s: ListedSubscriber, referrer: string
     joined_at: s.joined_at,
     referred_by: referrer ?? '',
     confirmed: String(s.confirmed),
+    lang: s.lang ?? '',
     id: s.id,
     position: s.position ?? '',
     status: s.status,
@@ -50,7 +51,6 @@ function cells(columns: readonly string[], s: ListedSubscriber, referrer: string
     referral_count: s.referral_count,
     admitted_at: s.admitted_at ?? '',
   };
-  // `lang` waits for subscribers to have a language (docs/moving-a-list.md#the-file): empty.
   return columns.map((c) => String(byColumn[c] ?? ''));
 }
 

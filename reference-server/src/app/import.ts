@@ -170,7 +170,7 @@ async function readRows(
         continue;
       }
       const row = checked.value;
-      const extras = signupExtras(row.normalized, row.fields, row.source);
+      const extras = signupExtras(row.normalized, row.fields, row.source, row.lang);
       valid++;
       batch.push({
         line,
@@ -189,6 +189,7 @@ async function readRows(
         source: extras.source,
         sourceChannel: extras.sourceChannel,
         variantKey: context.dedupe === 'provider' ? (extras.variantKey ?? null) : null,
+        lang: extras.lang,
       });
       if (batch.length >= STAGE_BATCH) {
         staged += await listImport.stage(batch);

@@ -19,7 +19,7 @@ export type OptionSpec = BaseOption &
     | { kind: 'string'; placeholder: string; maxLength?: number; clearable?: boolean }
     | { kind: 'int'; placeholder?: string; min: number; max: number }
     | { kind: 'switch' }
-    | { kind: 'enum'; values: readonly string[] }
+    | { kind: 'enum'; values: readonly string[]; placeholder?: string }
     | { kind: 'list'; placeholder: string; item: (value: string) => string }
     | { kind: 'url' }
     | { kind: 'flag' }
@@ -38,7 +38,7 @@ export function placeholder(spec: OptionSpec): string {
     case 'switch':
       return 'on|off';
     case 'enum':
-      return spec.values.join('|');
+      return spec.placeholder ?? spec.values.join('|');
     case 'url':
       return 'URL';
     case 'flag':

@@ -9,6 +9,8 @@ import {
   type FieldDefinition,
   type FieldValues,
   keptSource,
+  type Language,
+  matchLanguage,
   SOURCE_KEYS,
   type Source,
   SourceSchema,
@@ -96,7 +98,11 @@ export interface ImportRow {
   /** `importKey` of the referrer's address. */
   referrerKey: string | null;
   confirmed: boolean | null;
-  lang: string | null;
+  /**
+   * The language we speak that the `lang` cell's tag asks for, matched as the widget matches a
+   * page's (`pt-BR` → `pt`); null when empty, or a tag of a language we lack (docs/moving-a-list.md#the-file).
+   */
+  lang: Language | null;
   fields: FieldValues;
   source: Source;
 }
@@ -216,7 +222,7 @@ export function checkRow(
       joinedUs,
       referrerKey,
       confirmed,
-      lang: lang === '' ? null : (Intl.getCanonicalLocales(lang)[0] ?? lang),
+      lang: lang === '' ? null : (matchLanguage(lang) ?? null),
       fields: checkedFields.value,
       source: keptSource(source.data),
     },

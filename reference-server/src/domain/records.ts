@@ -2,7 +2,7 @@
  * The records the service keeps, as every floor sees them: the use cases take and return these,
  * the store adapters read and write them, the doors show them. No storage detail in here.
  */
-import type { FieldValues, Plan, Scope, Source, SubscriberStatus } from '@waitlistkit/protocol';
+import type { FieldValues, Language, Plan, Scope, Source, SubscriberStatus } from '@waitlistkit/protocol';
 import type { WaitlistSettings } from './settings.js';
 import type { SignupExtras } from './signup-extras.js';
 
@@ -142,7 +142,7 @@ export interface SignupInput {
   referralCode: string | undefined;
   /** The waitlist confirms emails (docs/subscribers.md#email-confirmation): a confirm token, a mail, credit deferred. */
   confirm: boolean;
-  /** Answers, source and variant key, kept by a fresh sign-up (domain/signup-extras.ts); none when absent. */
+  /** Answers, source, variant key and language, kept by a fresh sign-up (domain/signup-extras.ts); none when absent. */
   extras?: SignupExtras;
 }
 
@@ -164,6 +164,8 @@ export interface ListedSubscriber {
   channel: string;
   /** Whether they stopped the welcome and referral mail (docs/messages.md#unsubscribe). */
   unsubscribed: boolean;
+  /** The language recorded at the first sign-up, null when none (docs/languages.md#what-a-sign-up-records). */
+  lang: Language | null;
 }
 
 /** Who to let in: the first `count` of the line, or exactly these ids. */

@@ -6,6 +6,7 @@
 import {
   type FieldDefinition,
   FormDescriptionSchema,
+  LANGUAGES,
   POW_MAX_DIFFICULTY,
   POW_MIN_DIFFICULTY,
   parseWith,
@@ -22,7 +23,8 @@ export type SettingField = { key: Key; label: string; help: string } & (
   | { kind: 'switch' }
   | { kind: 'int'; min: number; max: number }
   | { kind: 'list'; placeholder: string; item: (value: string) => string }
-  | { kind: 'choice'; values: readonly string[] }
+  /** `placeholder`: what the command line's help shows for the value, when not the values themselves. */
+  | { kind: 'choice'; values: readonly string[]; placeholder?: string }
   /** One value, '' for none; `parse` throws a sentence naming what is wrong. */
   | { kind: 'text'; placeholder: string; parse: (value: string) => string }
 );
@@ -174,6 +176,14 @@ export const SETTING_FIELDS: readonly SettingField[] = [
     parse: parseAccessUrl,
     label: 'Access URL',
     help: "where the admitted mail's {{access_url}} leads: an https URL (default none)",
+  },
+  {
+    key: 'default_lang',
+    kind: 'choice',
+    values: LANGUAGES,
+    placeholder: 'TAG',
+    label: 'Default language',
+    help: 'language of pages and mails for subscribers who gave none, a tag of docs/languages.md (default en)',
   },
 ];
 

@@ -3,6 +3,7 @@ import {
   CHALLENGE_DEFAULT_MIN_AGE_MS,
   type FieldDefinition,
   IP_RATE_LIMIT_DEFAULT,
+  type Language,
   POW_DEFAULT_DIFFICULTY,
 } from '@waitlistkit/protocol';
 import { conflict, invalid } from './errors.js';
@@ -32,6 +33,8 @@ export interface WaitlistSettings {
   dedupe: Dedupe;
   /** Where an admitted subscriber goes in (docs/messages.md#the-three-messages): https, or '' for none. */
   access_url: string;
+  /** The language of pages and mails for a subscriber who gave none (docs/languages.md#what-a-sign-up-records). */
+  default_lang: Language;
 }
 
 export const DEDUPE_MODES = ['exact', 'provider'] as const;
@@ -58,6 +61,7 @@ export const DEFAULT_SETTINGS: Readonly<WaitlistSettings> = Object.freeze({
   fields: [],
   dedupe: 'exact',
   access_url: '',
+  default_lang: 'en',
 });
 
 export type SettingsPatch = Partial<WaitlistSettings>;

@@ -8,6 +8,7 @@ import {
   type FieldDefinition,
   type FieldValues,
   keptSource,
+  type Language,
   type Source,
 } from '@waitlistkit/protocol';
 import { variantKey } from './address-variants.js';
@@ -21,13 +22,20 @@ export interface SignupExtras {
   sourceChannel: string | null;
   /** The address's variant key, written when the waitlist's dedupe is `provider` (the store decides, in its write). */
   variantKey: string | null;
+  /** The language the sign-up gave (docs/languages.md#what-a-sign-up-records); null when none. */
+  lang: Language | null;
 }
 
 const DIRECT = 'direct';
 
 const jsonOrNull = (value: object) => (Object.keys(value).length === 0 ? null : JSON.stringify(value));
 
-export function signupExtras(emailNorm: string, fields: FieldValues, source: Source): SignupExtras {
+export function signupExtras(
+  emailNorm: string,
+  fields: FieldValues,
+  source: Source,
+  lang: Language | null,
+): SignupExtras {
   const kept = keptSource(source);
   const channel = channelOf(kept, false);
   return {
@@ -35,6 +43,7 @@ export function signupExtras(emailNorm: string, fields: FieldValues, source: Sou
     source: jsonOrNull(kept),
     sourceChannel: channel === DIRECT ? null : channel,
     variantKey: variantKey(emailNorm) ?? null,
+    lang,
   };
 }
 

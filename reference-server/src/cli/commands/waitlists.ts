@@ -14,7 +14,7 @@ export const WAITLIST_SETTING_OPTIONS: OptionSpec[] = SETTING_FIELDS.map((field)
     case 'int':
       return { ...base, kind: 'int', min: field.min, max: field.max };
     case 'choice':
-      return { ...base, kind: 'enum', values: field.values };
+      return { ...base, kind: 'enum', values: field.values, placeholder: field.placeholder };
     case 'text':
       return {
         ...base,

@@ -156,6 +156,7 @@ export function waitlistPage(who: SignedIn, props: SetupProps): Page {
     { legend: 'Email confirmation (double opt-in)', keys: ['confirm_email'] },
     { legend: 'Geo rules (an allow list or a deny list, not both)', keys: ['geo_allow', 'geo_deny'] },
     { legend: 'Messages', keys: ['access_url'] },
+    { legend: 'Language', keys: ['default_lang'] },
   ];
   return dashboardPage(
     waitlist.name,

@@ -176,4 +176,11 @@ export const PART_THREE_MIGRATIONS: readonly string[] = [
   DROP INDEX subscribers_referred_by;
   CREATE INDEX subscribers_referred_by ON subscribers (referred_by, credited, seq) WHERE referred_by IS NOT NULL;
   `,
+  `
+  -- The language a sign-up gave (docs/languages.md#what-a-sign-up-records): a supported tag, or
+  -- NULL for rows from before and sign-ups without one (pages and mails then use the waitlist's
+  -- default_lang). Kept from the first sign-up, gone with the row at erasure. No CHECK: the
+  -- list of tags grows, and the sign-up's schema is what refuses a tag we lack.
+  ALTER TABLE subscribers ADD COLUMN lang TEXT;
+  `,
 ];

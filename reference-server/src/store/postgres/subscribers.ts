@@ -55,8 +55,8 @@ interface Facts {
 const INSERT = `WITH inserted AS (
     INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
         status_token, referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us,
-        fields, source, source_channel, variant_key)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $3, $10, $11, $12, $13, $14, $15, $16)
+        fields, source, source_channel, variant_key, lang)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $3, $10, $11, $12, $13, $14, $15, $16, $17)
       ON CONFLICT DO NOTHING RETURNING id)
   UPDATE waitlists SET last_seq = $3, last_joined_us = $10
    WHERE id = $2 AND EXISTS (SELECT 1 FROM inserted)`;
@@ -148,6 +148,7 @@ export async function insertOrMatchSubscriber(
     input.extras?.source ?? null,
     input.extras?.sourceChannel ?? null,
     variantKey,
+    input.extras?.lang ?? null,
   ]);
   const creditNow = credit && confirmToken === null ? credit : undefined;
   if (creditNow) {

@@ -47,7 +47,7 @@ const takesSignups = (waitlist: string, version: string) =>
 
 const INSERT_COLUMNS = `id, waitlist_id, seq, email, email_norm, email_search, referral_code,
   status_token, referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us,
-  fields, source, source_channel, variant_key`;
+  fields, source, source_channel, variant_key, lang`;
 
 /**
  * The variant key `key` (an SQL expression) when the waitlist `waitlist` compares addresses by
@@ -72,7 +72,7 @@ const EXISTING = `FROM subscribers WHERE waitlist_id = ?1 AND (email_norm = ?2 O
  */
 const INSERT_FRESH = `INSERT INTO subscribers (${INSERT_COLUMNS})
   SELECT ?1, ?2, last.seq + 1, ?3, ?4, ?5, ?6, ?7, NULL, 0, last.seq + 1, max(?8, last.us + 1),
-         ?9, iif(?9 IS NULL, NULL, ?8), ?11, ?12, ?13, ${variantKeyOn('?2', '?14')}
+         ?9, iif(?9 IS NULL, NULL, ?8), ?11, ?12, ?13, ${variantKeyOn('?2', '?14')}, ?15
     FROM (SELECT ${lastSeq('?2')} AS seq,
             coalesce((SELECT joined_us FROM subscribers WHERE waitlist_id = ?2 ORDER BY seq DESC LIMIT 1), 0) AS us
          ) AS last
@@ -92,7 +92,7 @@ const INSERT_FRESH_MANY = `WITH
     SELECT key AS k, value ->> 0 AS wl, value ->> 1 AS email, value ->> 2 AS norm, value ->> 3 AS id,
            value ->> 4 AS code, value ->> 5 AS token, value ->> 6 AS search, value ->> 7 AS confirm,
            value ->> 8 AS version, value ->> 9 AS fields, value ->> 10 AS source, value ->> 11 AS channel,
-           ${variantKeyOn('value ->> 0', 'value ->> 12')} AS vk
+           ${variantKeyOn('value ->> 0', 'value ->> 12')} AS vk, value ->> 13 AS lang
       FROM json_each(?1)),
   firsts AS (
     SELECT *, row_number() OVER (PARTITION BY wl, coalesce(vk, norm) ORDER BY k) AS nth FROM input),
@@ -109,7 +109,7 @@ const INSERT_FRESH_MANY = `WITH
 INSERT INTO subscribers (${INSERT_COLUMNS})
   SELECT f.id, f.wl, l.seq + f.n, f.email, f.norm, f.search, f.code, f.token, NULL, 0, l.seq + f.n,
          max(?2 + f.n - 1, l.us + f.n), f.confirm, iif(f.confirm IS NULL, NULL, ?2),
-         f.fields, f.source, f.channel, f.vk
+         f.fields, f.source, f.channel, f.vk, f.lang
     FROM fresh AS f JOIN last AS l USING (wl)
    ORDER BY f.k
   RETURNING id`;
@@ -197,10 +197,16 @@ async function insertOrMatchAll(
   return results;
 }
 
-/** The extras' columns in INSERT_COLUMNS' order: fields, source, source channel, variant key. */
+/** The extras' columns in INSERT_COLUMNS' order: fields, source, source channel, variant key, language. */
 const extrasOf = (input: Pick<SignupInput, 'extras'>) => {
   const e = input.extras;
-  return [e?.fields ?? null, e?.source ?? null, e?.sourceChannel ?? null, e?.variantKey ?? null] as const;
+  return [
+    e?.fields ?? null,
+    e?.source ?? null,
+    e?.sourceChannel ?? null,
+    e?.variantKey ?? null,
+    e?.lang ?? null,
+  ] as const;
 };
 
 /** Runs `insert` with a referral code, drawing another when the code is taken (one in a billion per subscriber). */
@@ -258,7 +264,7 @@ export async function insertOrMatchSubscriber(
     }
     // Nothing written: the waitlist is gone or the email is already on it; the facts say which.
   }
-  const [fields, source, sourceChannel, variantKey] = extrasOf(input);
+  const [fields, source, sourceChannel, variantKey, lang] = extrasOf(input);
   const facts = (await db.get<Facts>(
     `SELECT
        (SELECT json_array(id, referral_code, status_token, confirm_token IS NOT NULL AND confirmed_us IS NULL,
@@ -298,7 +304,7 @@ export async function insertOrMatchSubscriber(
   );
   const { code: referralCode } = await withFreeCode((candidate) =>
     db.run(
-      `INSERT INTO subscribers (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO subscribers (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         id,
         input.waitlistId,
@@ -317,6 +323,7 @@ export async function insertOrMatchSubscriber(
         source,
         sourceChannel,
         settings.dedupe === 'provider' ? variantKey : null,
+        lang,
       ],
     ),
   );

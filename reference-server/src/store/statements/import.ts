@@ -35,6 +35,8 @@ export interface StagedRow {
   sourceChannel: string | null;
   /** The variant key, on a waitlist with `dedupe=provider` (then it is also the `key`); else null. */
   variantKey: string | null;
+  /** The language we speak that the row's `lang` asks for (domain/import-row.ts); else null. */
+  lang: string | null;
 }
 
 export interface ImportCounts {
@@ -95,7 +97,7 @@ export const CREATE_STAGING = `CREATE TEMP TABLE import_rows (
   line BIGINT PRIMARY KEY, id TEXT NOT NULL, email TEXT NOT NULL, key TEXT NOT NULL UNIQUE, norm TEXT NOT NULL,
   search TEXT NOT NULL, code TEXT NOT NULL, token TEXT NOT NULL, confirm_token TEXT, joined_us BIGINT,
   ref_key TEXT, referral TEXT NOT NULL, fields TEXT, source TEXT, source_channel TEXT, variant_key TEXT,
-  existing_id TEXT, referrer_id TEXT)`;
+  lang TEXT, existing_id TEXT, referrer_id TEXT)`;
 
 const STAGED_COLUMNS = {
   line: 'bigint',
@@ -114,6 +116,7 @@ const STAGED_COLUMNS = {
   source: 'text',
   source_channel: 'text',
   variant_key: 'text',
+  lang: 'text',
 } as const;
 
 export async function stageRows(db: Db, d: Dialect, rows: readonly StagedRow[]): Promise<number> {
@@ -142,6 +145,7 @@ export async function stageRows(db: Db, d: Dialect, rows: readonly StagedRow[]):
           r.source,
           r.sourceChannel,
           r.variantKey,
+          r.lang,
         ]),
       ),
     ],
@@ -331,10 +335,10 @@ export async function mergeImport(db: Db, waitlistId: string, o: MergeOptions): 
   await db.run(
     `INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code, status_token,
                               referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us,
-                              fields, source, source_channel, variant_key, credited)
+                              fields, source, source_channel, variant_key, lang, credited)
      SELECT r.id, ?1, m.seq, r.email, r.norm, r.search, r.code, r.token,
             CASE WHEN r.referral = 'none' THEN NULL ELSE r.referrer_id END, 0, m.seq, r.joined_us, ${confirmation},
-            r.fields, r.source, r.source_channel, r.variant_key, r.referral = 'credited' AND r.referrer_id IS NOT NULL
+            r.fields, r.source, r.source_channel, r.variant_key, r.lang, r.referral = 'credited' AND r.referrer_id IS NOT NULL
        FROM import_rows AS r JOIN import_seq AS m ON m.kind = 2 AND m.ref_id = r.id
       ORDER BY m.seq`,
     o.mailUnconfirmed ? [waitlistId, o.nowUs] : [waitlistId],

@@ -3,7 +3,7 @@
  * and how it becomes the API's `ListedSubscriber`, alone or in the order of given ids; and the
  * row the status page reads, and its view: one mapping for both stores.
  */
-import { SubscriberStatus } from '@waitlistkit/protocol';
+import { type Language, SubscriberStatus } from '@waitlistkit/protocol';
 import { isConfirmed } from '../../domain/confirmation.js';
 import type { ListedSubscriber, StatusView } from '../../domain/records.js';
 import type { WaitlistSettings } from '../../domain/settings.js';
@@ -27,13 +27,14 @@ export interface LineRow {
   source_channel: string | null;
   credited: StoredBoolean;
   unsubscribed_us: number | null;
+  lang: Language | null;
 }
 
 /** What a position is computed from. */
 export type Ranks = Pick<LineRow, 'seq' | 'rank_key' | 'referral_count'>;
 
 export const LINE_COLUMNS =
-  'id, email, joined_us, referral_code, referral_count, seq, rank_key, admitted_us, confirm_token, confirmed_us, fields, source, source_channel, credited, unsubscribed_us';
+  'id, email, joined_us, referral_code, referral_count, seq, rank_key, admitted_us, confirm_token, confirmed_us, fields, source, source_channel, credited, unsubscribed_us, lang';
 /** The line's order: rank key, then more referrals first, then who joined first. */
 export const LINE_ORDER = 'ORDER BY rank_key, referral_count DESC, seq';
 
@@ -51,6 +52,7 @@ export function listed(row: LineRow, position: number | null, settings: Waitlist
     fields: shownFields(settings.fields, row.fields),
     ...shownSource(row, isTrue(row.credited)),
     unsubscribed: row.unsubscribed_us !== null,
+    lang: row.lang,
   };
 }
 

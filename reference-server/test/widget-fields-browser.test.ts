@@ -222,7 +222,8 @@ describe.skipIf(chromiumMissing)(
       await signUp(page, { email: 'private@example.com', company: 'Acme', role: 'Other' });
       await expect.poll(() => status(page), { timeout: SIGNED_UP_MS }).toBe(SUCCESS);
       expect(sent.map((body) => JSON.parse(body))).toEqual([
-        { email: 'private@example.com', fields: { company: 'Acme', role: 'Other' } },
+        // `lang`: the language the form was read in (docs/languages.md#the-widget), not about the page.
+        { email: 'private@example.com', fields: { company: 'Acme', role: 'Other' }, lang: 'en' },
       ]);
       const subscriber = await subscriberOf(t, 'private@example.com');
       expect(subscriber).toMatchObject({

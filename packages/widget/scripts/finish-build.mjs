@@ -9,8 +9,16 @@
  *
  * tsup names the ES module build's declarations `index.d.ts` (its declaration worker does not
  * see `outExtension`); under that package.json they must be `index.d.mts`.
+ *
+ * The locale files go beside the script-tag file, as served (`dist/locales/<tag>.json`),
+ * without their indentation: each is fetched by the pages that speak it.
  */
-import { renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 
 renameSync('dist/index.d.ts', 'dist/index.d.mts');
 writeFileSync('dist/package.json', '{\n  "type": "commonjs"\n}\n');
+mkdirSync('dist/locales');
+for (const file of readdirSync('src/locales')) {
+  const texts = JSON.parse(readFileSync(`src/locales/${file}`, 'utf8'));
+  writeFileSync(`dist/locales/${file}`, JSON.stringify(texts));
+}

@@ -13,6 +13,8 @@ function place(script: HTMLScriptElement): void {
   script.dataset.waitlistMounted = '';
   const element = document.createElement(DEFAULT_TAG) as WaitlistElement;
   element.attributePrefix = 'data-';
+  // The locale files are beside the script, wherever it is served from (docs/languages.md#the-widget).
+  if (script.src) element.locales = new URL('locales/', script.src).href;
   for (const name of ATTRIBUTES) {
     const value = script.getAttribute(`data-${name}`);
     if (value !== null) element.setAttribute(name, value);

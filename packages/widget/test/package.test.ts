@@ -56,3 +56,13 @@ describe('npm entry points', () => {
     expect(new cjs.RateLimitedError('x', 429, 'rate_limit_exceeded', 60).name).toBe('RateLimitedError');
   });
 });
+
+describe('locale files', () => {
+  it('are exported as @waitlistkit/widget/locales/<tag>.json, to pass as `locale` with no request', () => {
+    const require = createRequire(import.meta.url);
+    expect(require.resolve('@waitlistkit/widget/locales/de.json')).toMatch(/dist\/locales\/de\.json$/);
+    const de = require('@waitlistkit/widget/locales/de.json') as Record<string, unknown>;
+    expect(Object.keys(de)).toEqual(Object.keys(source.en));
+    expect(de.label).toBe('E-Mail-Adresse');
+  });
+});

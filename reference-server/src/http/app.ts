@@ -24,7 +24,7 @@ import { unavailablePage } from './pages/unavailable.js';
 import { unsubscribePage } from './pages/unsubscribe.js';
 import { publicRouter } from './public.js';
 import { send, sendPage } from './respond.js';
-import { widgetFileHandler } from './widget-file.js';
+import { widgetFileHandler, widgetLocaleHandler } from './widget-file.js';
 
 const openapi = createRequire(import.meta.url)('@waitlistkit/protocol/openapi.json') as unknown;
 
@@ -100,6 +100,7 @@ export function createApp(app: Container, options: AppOptions): express.Express 
   });
 
   web.get('/widget/waitlist.js', widgetFileHandler());
+  web.get('/widget/locales/:file', widgetLocaleHandler());
   // Browsers ask for it on every page; an empty answer keeps their consoles free of 404s.
   web.get('/favicon.ico', (_req, res) => {
     res.status(204).end();

@@ -140,6 +140,7 @@ export const decideNetworkFailure = (
 export interface Answers {
   fields?: FieldValues | undefined;
   source?: Source | undefined;
+  lang?: string | undefined;
 }
 
 /** The request body for the next attempt; absent members are left out. */

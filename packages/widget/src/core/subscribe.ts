@@ -51,6 +51,8 @@ export interface SubscribeOptions {
   fields?: FieldValues;
   /** Where the sign-up came from (docs/subscribers.md#attribution), sent as given. */
   source?: Source;
+  /** The language the visitor reads (a tag of docs/languages.md), sent as given: their mails and pages use it. */
+  lang?: string;
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
   fetch?: typeof fetch;
@@ -191,7 +193,7 @@ export async function subscribe(options: SubscribeOptions): Promise<Subscribed> 
   if (options.retries !== undefined) limits.retries = options.retries;
   const origin = pageOrigin() ?? options.origin;
   const referralCode = normalizeReferralCode(options.referralCode);
-  const answers = { fields: options.fields, source: options.source };
+  const answers = { fields: options.fields, source: options.source, lang: options.lang };
   const loop = newLoopState();
   const notFound = () => new NotFoundError(notFoundMessage(waitlistId, baseUrl, origin), 404, 'not_found');
   const aborted = () => {

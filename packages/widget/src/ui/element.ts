@@ -13,6 +13,8 @@ export interface WaitlistElement extends HTMLElement {
   reset(): void;
   /** How the page names the attributes in console messages (`data-` when made by the script tag). */
   attributePrefix: string;
+  /** Where the locale files are (set by the script tag: beside it); default the service's. */
+  locales?: string;
 }
 
 /** Defines the custom element (once per name; a second call is a no-op). */
@@ -22,6 +24,7 @@ export function defineWaitlistElement(name: string = DEFAULT_TAG): void {
   class Element extends HTMLElement implements WaitlistElement {
     static observedAttributes = ATTRIBUTES;
     attributePrefix = '';
+    locales?: string;
     #handle?: WaitlistHandle;
     #scheduled = false;
     #stale = true;
@@ -72,7 +75,7 @@ export function defineWaitlistElement(name: string = DEFAULT_TAG): void {
         const options = optionsFromAttributes((attribute) => this.getAttribute(attribute), problems, nameOf);
         const config = resolveOptions(options, problems, nameOf);
         for (const problem of problems) console.error(`Waitlist widget: ${problem}`);
-        if (config) this.#handle = mountConfig(this, config);
+        if (config) this.#handle = mountConfig(this, config, this.locales);
       } catch (error) {
         console.error('Waitlist widget:', error);
       }

@@ -3,7 +3,7 @@
  * renders into the widget's shadow root and reports to the page through DOM events on the host
  * element.
  */
-import { checkFieldValues, type FieldDefinition } from '@waitlistkit/protocol';
+import { checkFieldValues, type FieldDefinition, type Language } from '@waitlistkit/protocol';
 import { STALE_MS } from '../core/decide.js';
 import { InvalidRequestError, WaitlistError } from '../core/errors.js';
 import { fetchFormDescription } from '../core/form-description.js';
@@ -15,7 +15,8 @@ import {
   subscribe,
 } from '../core/subscribe.js';
 import { countView } from '../core/view.js';
-import { format, type LocaleKey } from './locale.js';
+import { direction } from './language.js';
+import { en, format, type Locale, type LocaleKey } from './locale.js';
 import type { WidgetConfig } from './options.js';
 import {
   answerText,
@@ -39,6 +40,10 @@ export interface FormProps {
   host: HTMLElement;
   /** Filled with the form's reset. */
   controls: { reset?: () => void };
+  /** The language chosen for the form (docs/languages.md#the-widget). */
+  lang: Language;
+  /** Its texts on their way; none for English, or when the page gave every text. */
+  texts?: Promise<Partial<Locale> | undefined> | undefined;
 }
 
 /** `phase` is replaced whole on every move: `setState` merges, which would mix two phases' members. */
@@ -46,10 +51,14 @@ interface FormState {
   phase: Phase;
   /** The waitlist's questions, once their description has arrived. */
   fields?: FieldDefinition[];
+  /** The language the form is shown in: English until the chosen one's texts arrive. */
+  shown: Language;
+  /** The shown language's texts (the page's own win over them). */
+  strings?: Partial<Locale>;
 }
 
 export class Form extends Component<FormProps, FormState> {
-  override state: FormState = { phase: IDLE };
+  override state: FormState = { phase: IDLE, shown: this.props.texts ? 'en' : this.props.lang };
   #controller?: AbortController;
   /** The gates passed while the visitor types; one per sign-up, aborted with the form. */
   #prepared?: Promise<PreparedGates | undefined>;
@@ -79,7 +88,8 @@ export class Form extends Component<FormProps, FormState> {
   }
 
   #text(key: LocaleKey, values: Record<string, number> = {}): string {
-    return format(this.props.config.locale[key], values);
+    const { strings, shown } = this.state;
+    return format(this.props.config.locale[key] ?? strings?.[key] ?? en[key], values, shown);
   }
 
   #show(phase: Phase): void {
@@ -99,6 +109,8 @@ export class Form extends Component<FormProps, FormState> {
     const { config } = this.props;
     this.props.controls.reset = this.reset;
     countView(config, this.#source);
+    // A file that cannot be used leaves the form in English (the file's loader says why).
+    this.props.texts?.then((strings) => strings && this.setState({ strings, shown: this.props.lang }));
     // Alongside the first render: the address field is there at once, the questions join it.
     this.#described = fetchFormDescription({ ...config, signal: this.#life.signal }).then(
       (fields) => {
@@ -199,6 +211,8 @@ export class Form extends Component<FormProps, FormState> {
         fields: fields.length ? answers.value : undefined,
         source: this.#source,
         referralCode: this.#referral,
+        // The language the visitor read the form in: their mails and pages speak it too.
+        lang: this.state.shown,
         signal,
         onProgress: this.#progress,
         fetch: config.fetch,
@@ -268,22 +282,22 @@ export class Form extends Component<FormProps, FormState> {
     return this.#root.current?.querySelector<T>(selector);
   }
 
-  override render({ config }: FormProps, { phase, fields = [] }: FormState) {
-    const t = config.locale;
+  override render({ config }: FormProps, { phase, fields = [], shown }: FormState) {
+    const t = (key: LocaleKey) => this.#text(key);
     const done = phase.is === 'done' && phase;
     const failed = phase.is === 'failed' && phase;
     const refused = failed && atField(failed.error) && (failed.error as WaitlistError);
     // The field the refusal is shown at: a question's key, or '' for the address.
     const at = refused ? fieldOf(refused, fields) : undefined;
-    const fieldError = refused && at === '' ? t[failureText(refused)] : '';
+    const fieldError = refused && at === '' ? t(failureText(refused)) : '';
     const submit = (
       <button type="submit" part="button" disabled={blocked(phase)}>
-        {t.button}
+        {t('button')}
       </button>
     );
     // The live region's text.
     const status = done
-      ? t[done.signup.confirmEmail ? 'confirm' : 'success']
+      ? t(done.signup.confirmEmail ? 'confirm' : 'success')
       : failed
         ? refused
           ? ''
@@ -291,22 +305,22 @@ export class Form extends Component<FormProps, FormState> {
         : phase.is === 'verifying'
           ? this.#text('verifying', { percent: phase.percent })
           : phase.is === 'submitting'
-            ? t.checking
+            ? t('checking')
             : '';
     const statusUrl = done && safeLink(done.signup.status_url);
     return (
-      <div class={`w ${config.theme}`} ref={this.#root}>
+      <div class={`w ${config.theme}`} lang={shown} dir={direction(shown)} ref={this.#root}>
         {done ? (
           <div part="share">
             {done.link && (
               <>
                 <label for="s" part="label">
-                  {t.share}
+                  {t('share')}
                 </label>
                 <div class="row">
                   <input id="s" part="input" readOnly value={done.link} />
                   <button type="button" part="button" onClick={() => this.#copy(done)}>
-                    {done.copied ? t.copied : t.copy}
+                    {t(done.copied ? 'copied' : 'copy')}
                   </button>
                 </div>
               </>
@@ -314,7 +328,7 @@ export class Form extends Component<FormProps, FormState> {
             {statusUrl && (
               <p>
                 <a href={statusUrl} target="_blank" rel="noopener" part="link">
-                  {t.status}
+                  {t('status')}
                 </a>
               </p>
             )}
@@ -322,7 +336,7 @@ export class Form extends Component<FormProps, FormState> {
         ) : (
           <form part="form" noValidate onSubmit={this.#submit} aria-busy={busy(phase)}>
             <label for="e" part="label">
-              {t.label}
+              {t('label')}
             </label>
             <div class="row">
               <input
@@ -335,7 +349,7 @@ export class Form extends Component<FormProps, FormState> {
                 autocomplete="email"
                 required
                 maxLength={254}
-                placeholder={t.placeholder}
+                placeholder={t('placeholder')}
                 aria-invalid={fieldError ? 'true' : undefined}
                 aria-describedby={fieldError ? 'f' : undefined}
               />
@@ -345,7 +359,7 @@ export class Form extends Component<FormProps, FormState> {
               {fieldError}
             </p>
             {fields.map((field) =>
-              question(field, refused && at === field.key ? t[answerText(refused)] : ''),
+              question(field, refused && at === field.key ? t(answerText(refused)) : ''),
             )}
             {fields.length > 0 && submit}
           </form>

@@ -1,4 +1,7 @@
-/** The form's words. English is built in; a page replaces any of them, or all (a locale). */
+/**
+ * The form's words. English is built in; the other languages are files beside the script
+ * (src/locales/<tag>.json, docs/languages.md#the-widget), and a page replaces any text, or all.
+ */
 export const en = {
   label: 'Email address',
   placeholder: 'you@example.com',
@@ -19,7 +22,7 @@ export const en = {
   required: 'This field is required.',
   /** At a question whose answer the service refused otherwise. */
   invalidAnswer: 'Please check this answer.',
-  /** `{seconds}`: counts down to 0. */
+  /** `{seconds}`: counts down to 0. A locale may give it plural forms. */
   rateLimited: 'Too many attempts. Try again in {seconds} s.',
   geoRestricted: 'Sign-ups are not available in your region.',
   notFound: 'This sign-up form is not set up correctly.',
@@ -29,16 +32,33 @@ export const en = {
   error: 'Something went wrong. Please try again.',
 };
 
-export type Locale = typeof en;
-export type LocaleKey = keyof Locale;
+/**
+ * A text, or its plural forms (`Intl.PluralRules` categories, `other` required) for the number
+ * it shows: `{"one": "in {seconds} second", "other": "in {seconds} seconds"}`.
+ */
+export type Text = string | ({ other: string } & Partial<Record<Intl.LDMLPluralRule, string>>);
+export type LocaleKey = keyof typeof en;
+export type Locale = Record<LocaleKey, Text>;
 
 const MAX_TEXT_LENGTH = 500;
+const PLURALS = ['zero', 'one', 'two', 'few', 'many', 'other'];
+
+const isText = (value: unknown): value is string =>
+  typeof value === 'string' && value.length <= MAX_TEXT_LENGTH;
+
+/** A text, or plural forms: known categories only, each a text, `other` among them. */
+export const validText = (value: unknown): value is Text =>
+  isText(value) ||
+  (typeof value === 'object' &&
+    value !== null &&
+    isText((value as { other?: unknown }).other) &&
+    Object.entries(value).every(([form, text]) => PLURALS.includes(form) && isText(text)));
 
 /**
- * `base` with the overrides that are known keys with text values; the rest is reported (to
- * the console by the caller) and ignored.
+ * `base` with the overrides that are known keys with texts; the rest is reported (to the console
+ * by the caller) and ignored.
  */
-export function mergeLocale(base: Locale, overrides: unknown, problems: string[]): Locale {
+export function mergeLocale<T extends Partial<Locale>>(base: T, overrides: unknown, problems: string[]): T {
   const merged = { ...base };
   if (overrides === undefined || overrides === null) return merged;
   if (typeof overrides !== 'object') {
@@ -46,17 +66,23 @@ export function mergeLocale(base: Locale, overrides: unknown, problems: string[]
     return merged;
   }
   for (const [key, value] of Object.entries(overrides)) {
-    if (!Object.hasOwn(base, key)) problems.push(`locale has an unknown key "${key.slice(0, 40)}".`);
-    else if (typeof value !== 'string' || value.length > MAX_TEXT_LENGTH) {
+    if (!Object.hasOwn(en, key)) problems.push(`locale has an unknown key "${key.slice(0, 40)}".`);
+    else if (!validText(value)) {
       problems.push(`locale.${key} must be a text of at most ${MAX_TEXT_LENGTH} characters.`);
     } else merged[key as LocaleKey] = value;
   }
   return merged;
 }
 
-/** Fills `{name}` placeholders. */
-export function format(template: string, values: Record<string, number>): string {
+/**
+ * Fills `{name}` placeholders with numbers written the language's way, choosing the plural form
+ * by the first of them.
+ */
+export function format(text: Text, values: Record<string, number>, lang = 'en'): string {
+  const count = Object.values(values)[0] ?? 0;
+  const template =
+    typeof text === 'string' ? text : (text[new Intl.PluralRules(lang).select(count)] ?? text.other);
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in values ? String(values[name]) : whole,
+    name in values ? new Intl.NumberFormat(lang).format(values[name] as number) : whole,
   );
 }

@@ -3,6 +3,9 @@
  * render the form into the element's shadow root and hand back its controls.
  */
 import { Form } from './form.js';
+import { pageLanguage } from './language.js';
+import { en } from './locale.js';
+import { loadLocale } from './locale-file.js';
 import { type MountOptions, resolveOptions, type WidgetConfig } from './options.js';
 import { css } from './styles.js';
 
@@ -31,8 +34,11 @@ function styleSheet(): CSSStyleSheet {
 const ours = new WeakSet<ShadowRoot>();
 const mounted = new WeakMap<Element, WaitlistHandle>();
 
-/** Renders a validated configuration into `host`'s shadow root. */
-export function mountConfig(host: HTMLElement, config: WidgetConfig): WaitlistHandle {
+/**
+ * Renders a validated configuration into `host`'s shadow root. `locales`: where the locale files
+ * are (the script tag's own folder); default the service's `/widget/locales/`.
+ */
+export function mountConfig(host: HTMLElement, config: WidgetConfig, locales?: string): WaitlistHandle {
   mounted.get(host)?.destroy();
   let root = host.shadowRoot;
   if (!root) {
@@ -44,7 +50,14 @@ export function mountConfig(host: HTMLElement, config: WidgetConfig): WaitlistHa
   const controls: { reset?: () => void } = {};
   const shadow = root;
   shadow.adoptedStyleSheets = [styleSheet()];
-  const form = new Form({ controls, config, host });
+  const lang = config.lang ?? pageLanguage();
+  // Started with the first render, never awaited by it: English until the texts arrive. None
+  // for English (built in), nor when the page gave every text itself.
+  const texts =
+    lang === 'en' || Object.keys(en).every((key) => key in config.locale)
+      ? undefined
+      : loadLocale(`${locales ?? `${config.baseUrl}/widget/locales/`}${lang}.json`, config.fetch);
+  const form = new Form({ controls, config, host, lang, texts });
   form.mountIn(shadow);
   const handle: WaitlistHandle = {
     reset: () => controls.reset?.(),

@@ -3,8 +3,9 @@
  * their validation. Nothing here throws or touches the DOM: problems come back as sentences for
  * the console, and only a missing or invalid waitlist id or base URL stops the form.
  */
+import { type Language, matchLanguage } from '@waitlistkit/protocol';
 import { parseBaseUrl } from '../core/url.js';
-import { en, type Locale, mergeLocale } from './locale.js';
+import { en, type Locale, type LocaleKey, mergeLocale } from './locale.js';
 
 export type Theme = 'auto' | 'light' | 'dark';
 /** When the gates are passed ahead of the submit (docs/gates.md#gates-before-the-submit). */
@@ -19,7 +20,12 @@ export interface MountOptions {
   theme?: Theme;
   /** Query parameter of referral links, read on load and written into share links; default `ref`. */
   refParam?: string;
-  /** Texts replacing the English ones; any subset of `en`'s keys. */
+  /**
+   * The language (docs/languages.md): a tag such as `de` or `pt-BR`. Default: the page's
+   * `<html lang>`, else the browser's languages, else English.
+   */
+  lang?: string;
+  /** Texts replacing the language's; any subset of `en`'s keys. Every key given: no locale file fetched. */
   locale?: Partial<Locale>;
   /**
    * `focus` (default): pass the gates from the email field's first focus, so pages where nobody
@@ -43,7 +49,10 @@ export interface WidgetConfig {
   baseUrl: string;
   theme: Theme;
   refParam: string;
-  locale: Locale;
+  /** The language the page asked for; undefined: the page's or the browser's. */
+  lang?: Language | undefined;
+  /** The page's texts, winning over the language's. */
+  locale: Partial<Locale>;
   prepare: Prepare;
   attribution: boolean;
   fetch?: typeof fetch;
@@ -82,13 +91,14 @@ export function resolveOptions(
     return values[0] as T;
   };
   const localeProblems: string[] = [];
-  const locale = mergeLocale(en, input.locale, localeProblems);
+  const locale = mergeLocale({}, input.locale, localeProblems);
   for (const problem of localeProblems) problems.push(problem.replace(/^locale/, nameOf('locale')));
   const config: WidgetConfig = {
     waitlistId,
     baseUrl: parseBaseUrl(input.baseUrl) ?? '',
     theme: oneOf('theme', theme, THEMES),
     refParam: typeof refParam === 'string' && PARAM.test(refParam) ? refParam : 'ref',
+    lang: typeof input.lang === 'string' ? matchLanguage(input.lang) : undefined,
     locale,
     prepare: oneOf('prepare', prepare, PREPARES),
     attribution: !['off', false].includes(oneOf<boolean | string>('attribution', attribution, SWITCH)),
@@ -98,6 +108,12 @@ export function resolveOptions(
   if (config.refParam !== refParam) {
     problems.push(
       `${nameOf('refParam')} ${show(refParam)} is not a query parameter name (letters, digits, _ . -); using ref.`,
+    );
+  }
+  // A tag we do not speak (garbage, one we lack, an empty one) falls to the page's or browser's.
+  if (input.lang != null && !config.lang) {
+    problems.push(
+      `${nameOf('lang')} ${show(input.lang)} is not a language the widget speaks; using the page's or the browser's.`,
     );
   }
   let usable = true;
@@ -121,6 +137,13 @@ export function resolveOptions(
   return usable ? config : undefined;
 }
 
+/** `invalidEmail` → `invalid-email`. */
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+/** `text-` and a key for each text: `text-invalid-email`. */
+const TEXTS = Object.keys(en).map((key) => [key as LocaleKey, `text-${kebab(key)}`] as const);
+/** The first texts, named before there were `text-` attributes: they still work. */
+const TEXT_ATTRIBUTES = ['label', 'button', 'placeholder', 'success'] as const;
+
 /** Attributes of `<waitlist-form>`; the script tag takes the same with `data-`. */
 export const ATTRIBUTES = [
   'waitlist-id',
@@ -129,13 +152,11 @@ export const ATTRIBUTES = [
   'ref-param',
   'prepare',
   'attribution',
+  'lang',
   'locale',
-  'label',
-  'button',
-  'placeholder',
-  'success',
+  ...TEXT_ATTRIBUTES,
+  ...TEXTS.map(([, attribute]) => attribute),
 ];
-const TEXT_ATTRIBUTES = ['label', 'button', 'placeholder', 'success'] as const;
 
 /** Options from attributes (`read` returns an attribute's value or null). */
 export function optionsFromAttributes(
@@ -159,11 +180,16 @@ export function optionsFromAttributes(
     const value = read(key);
     if (value !== null) locale[key] = value;
   }
+  for (const [key, attribute] of TEXTS) {
+    const value = read(attribute);
+    if (value !== null) locale[key] = value;
+  }
   return {
     waitlistId: read('waitlist-id') ?? '',
     baseUrl: read('base-url') ?? '',
     theme: (read('theme') ?? undefined) as Theme | undefined,
     refParam: read('ref-param') ?? undefined,
+    lang: read('lang') ?? undefined,
     prepare: (read('prepare') ?? undefined) as Prepare | undefined,
     attribution: (read('attribution') ?? undefined) as boolean | undefined,
     locale: locale as Partial<Locale>,
@@ -174,4 +200,4 @@ export function optionsFromAttributes(
 export const attributeName =
   (prefix: string): NameOf =>
   (option) =>
-    prefix + option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    prefix + kebab(option);

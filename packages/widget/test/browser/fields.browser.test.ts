@@ -202,6 +202,8 @@ describe.skipIf(chromiumMissing)('the waitlist’s questions in Chromium', () =>
           referrer: 'https://news.example/item',
           landing: `${pages.origin}/launch`,
         },
+        // The language the form was read in (docs/languages.md#the-widget): the page is English.
+        lang: 'en',
       },
     ]);
     await page.close();
@@ -218,6 +220,8 @@ describe.skipIf(chromiumMissing)('the waitlist’s questions in Chromium', () =>
     expect(service.signups.at(-1)).toEqual({
       email: 'private@example.com',
       fields: { role: 'Engineer', consent: true },
+      // Not about the page: the language the visitor read the form in.
+      lang: 'en',
     });
     await page.close();
   });

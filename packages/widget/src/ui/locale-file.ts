@@ -1,0 +1,31 @@
+/**
+ * A language's texts, from its file beside the script (`locales/<tag>.json`): fetched once per
+ * page load however many forms ask, and checked whole, since a file that is not ours (an HTML
+ * error page, a key this version does not know) must not half-translate the form.
+ */
+import { type Locale, mergeLocale } from './locale.js';
+
+const files = new Map<string, Promise<Partial<Locale> | undefined>>();
+
+/** The file's texts, or undefined (with a hint on the console) when it cannot be used. */
+export function loadLocale(url: string, fetcher: typeof fetch = fetch): Promise<Partial<Locale> | undefined> {
+  let file = files.get(url);
+  if (!file) {
+    file = fetcher(url)
+      .then(async (response) => {
+        if (!response.ok) throw `HTTP ${response.status}`;
+        const json: unknown = await response.json();
+        if (typeof json !== 'object' || !json || Array.isArray(json)) throw 'not an object of texts';
+        const problems: string[] = [];
+        const texts = mergeLocale({}, json, problems);
+        if (problems[0]) throw problems[0];
+        return texts;
+      })
+      .catch((error) => {
+        console.warn(`Waitlist widget: ${url} could not be used (${error}); the form stays in English.`);
+        return undefined;
+      });
+    files.set(url, file);
+  }
+  return file;
+}

@@ -4,11 +4,79 @@
  */
 import { type Language, RTL_LANGUAGES } from '@waitlistkit/protocol';
 import { type Say, sayer } from '../say.js';
+import { ar } from './ar.js';
+import { bg } from './bg.js';
+import { bn } from './bn.js';
+import { ca } from './ca.js';
+import { cs } from './cs.js';
+import { da } from './da.js';
+import { de } from './de.js';
+import { el } from './el.js';
 import { en, type PageTexts } from './en.js';
+import { es } from './es.js';
+import { fa } from './fa.js';
+import { fi } from './fi.js';
+import { fr } from './fr.js';
+import { he } from './he.js';
+import { hi } from './hi.js';
+import { hu } from './hu.js';
+import { id } from './id.js';
+import { it } from './it.js';
+import { ja } from './ja.js';
+import { ko } from './ko.js';
+import { nb } from './nb.js';
+import { nl } from './nl.js';
+import { pl } from './pl.js';
+import { pt } from './pt.js';
+import { ro } from './ro.js';
+import { ru } from './ru.js';
+import { sk } from './sk.js';
+import { sv } from './sv.js';
+import { th } from './th.js';
+import { tr } from './tr.js';
+import { uk } from './uk.js';
+import { vi } from './vi.js';
+import { zh } from './zh.js';
+import { zhHant } from './zh-hant.js';
 
 export type { PageTexts };
 
-export const CATALOGUES: Partial<Record<Language, PageTexts>> = { en };
+export const CATALOGUES: Record<Language, PageTexts> = {
+  en,
+  ar,
+  bg,
+  bn,
+  ca,
+  cs,
+  da,
+  de,
+  el,
+  es,
+  fa,
+  fi,
+  fr,
+  he,
+  hi,
+  hu,
+  id,
+  it,
+  ja,
+  ko,
+  nb,
+  nl,
+  pl,
+  pt,
+  ro,
+  ru,
+  sk,
+  sv,
+  th,
+  tr,
+  uk,
+  vi,
+  zh,
+  'zh-Hant': zhHant,
+};
 
 /** What a page or mail needs to speak to one person. */
 export interface Words {
@@ -22,10 +90,7 @@ const made = new Map<Language, Words>();
 export function wordsFor(lang: Language): Words {
   let words = made.get(lang);
   if (!words) {
-    const texts = CATALOGUES[lang];
-    words = texts
-      ? { lang, dir: RTL_LANGUAGES.includes(lang) ? 'rtl' : 'ltr', say: sayer(lang, texts) }
-      : wordsFor('en');
+    words = { lang, dir: RTL_LANGUAGES.includes(lang) ? 'rtl' : 'ltr', say: sayer(lang, CATALOGUES[lang]) };
     made.set(lang, words);
   }
   return words;

@@ -18,10 +18,13 @@ export interface StatusPageData {
   confirmed: boolean;
 }
 
+// On a phone a label sits above its value: "Empfehlungscode" or "uitnodigingscode" beside a
+// referral code is wider than the card (docs/languages.md#pages-and-mails).
 const CSS = `
 .position { font-size: 3rem; font-weight: 700; line-height: 1; margin: 0; }
 dl { display: grid; grid-template-columns: auto 1fr; gap: 0.25rem 1rem; margin: 1.5rem 0; }
 dt { color: var(--muted); } dd { margin: 0; font-weight: 600; }
+@media (max-width: 30rem) { dl { grid-template-columns: 1fr; } dd { margin-block-end: 0.5rem; } }
 .share { display: flex; gap: 0.5rem; flex-wrap: wrap; } .share input { flex: 1 1 14rem; }
 code { font-size: 1.1em; letter-spacing: 0.08em; }
 .notice { border-inline-start: 4px solid currentColor; padding: 0.5rem 0.75rem; margin: 0 0 1rem; }

@@ -8,7 +8,7 @@ import { chromiumMissing, launchBrowser, type Tenant } from '@waitlistkit/testki
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage, signedIn } from './browser-helpers.js';
-import { type Harness, harness, PASSWORD } from './helpers.js';
+import { addOperator, type Harness, harness, PASSWORD } from './helpers.js';
 
 let h: Harness;
 let browser: Browser;
@@ -104,8 +104,15 @@ describe.skipIf(chromiumMissing)('the message editor, in Chromium', () => {
     await context.close();
   });
 
-  it('reads at 390 px wide with nothing scrolling sideways', async () => {
-    const { context, page } = await signedIn(browser, h.server.url, `admin-${t.tenantId}@test.example`);
+  it('reads at 390 px wide with nothing scrolling sideways, a long address of the operator’s included', async () => {
+    // The page names the operator's address (where a test goes): one word wider than a phone.
+    const email = await addOperator(
+      h,
+      t.tenantId,
+      'admin',
+      `${'founder'.repeat(8)}@a-long-company-name.example`,
+    );
+    const { context, page } = await signedIn(browser, h.server.url, email);
     await page.setViewportSize({ width: 390, height: 844 });
     for (const path of [editorPath(), `/dashboard/waitlists/${t.waitlistId}/messages`]) {
       await page.goto(`${h.server.url}${path}`);

@@ -254,7 +254,9 @@ function Preview({ preview }: { preview: RenderedMessage | null }) {
 }
 
 const CSS = `
-.editor { display: grid; gap: 1.5rem; margin-bottom: 1.5rem; }
+/* One column that never grows past the page on a phone: an operator's long address wraps. */
+.editor { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1.5rem; margin-bottom: 1.5rem; }
+.editor p { overflow-wrap: anywhere; }
 @media (min-width: 50rem) { .editor { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); } }
 .editor section.card + section.card { margin-top: 0; }
 ul.tags { list-style: none; margin: 0; padding: 0; } ul.tags li { margin: 0 0 0.5rem; overflow-wrap: anywhere; }

@@ -36,10 +36,9 @@ export async function mailContent(
     return isMessageKind(kind) ? subscriberMail(store, subscriber_id, kind, appUrl) : undefined;
   const facts = await store.reads.confirmations.mail(subscriber_id);
   if (!facts?.needed) return undefined;
-  const words = wordsFor('en');
   return {
     to: facts.email,
-    ...confirmationMailContent(facts.waitlistName, confirmUrl(appUrl, facts.token), words),
+    ...confirmationMailContent(facts.waitlistName, confirmUrl(appUrl, facts.token), wordsFor(facts.lang)),
   };
 }
 

@@ -4,7 +4,10 @@
  * here are what an editor saves and reads, what a mail is made of when its turn comes, and the
  * unsubscribe its link makes, found by the subscriber's status token.
  */
+import type { Language } from '@waitlistkit/protocol';
+import { languageOf } from '../../domain/language-of.js';
 import type { Message, MessageInput, MessageKind } from '../../domain/messages.js';
+import { settingsFromJson } from '../../domain/settings.js';
 import type { Db } from '../db.js';
 import { type Dialect, perDialect } from '../dialect.js';
 import { isTrue, type StoredBoolean } from '../stored-boolean.js';
@@ -37,11 +40,15 @@ export interface Addressee {
   email: string;
   statusToken: string;
   unsubscribed: boolean;
+  /** The language recorded at sign-up, if any; its waitlist's default stands in (domain/language-of.ts). */
+  lang: string | null;
 }
 
 export interface Unsubscribing {
   waitlistName: string;
   unsubscribed: boolean;
+  /** The language the page speaks to them (domain/language-of.ts). */
+  lang: Language;
 }
 
 interface MessageRow {
@@ -63,9 +70,9 @@ const PUT = perDialect(
   RETURNING kind, subject, body, enabled, updated_at`,
 );
 
-const ADDRESSEE = `SELECT waitlist_id, email, status_token, unsubscribed_us FROM subscribers WHERE id = ?`;
+const ADDRESSEE = `SELECT waitlist_id, email, status_token, unsubscribed_us, lang FROM subscribers WHERE id = ?`;
 
-const BY_TOKEN = `SELECT w.name, s.unsubscribed_us FROM subscribers AS s JOIN waitlists AS w ON w.id = s.waitlist_id
+const BY_TOKEN = `SELECT w.name, w.settings, s.unsubscribed_us, s.lang FROM subscribers AS s JOIN waitlists AS w ON w.id = s.waitlist_id
   WHERE s.status_token = ?`;
 
 const UNSUBSCRIBE = `UPDATE subscribers SET unsubscribed_us = coalesce(unsubscribed_us, CAST(?2 AS BIGINT))
@@ -85,8 +92,19 @@ const messageOf = (row: MessageRow): Message => ({
 
 export function messagesOn(db: Db, d: Dialect): Messages {
   const byStatusToken = async (token: string) => {
-    const row = await db.get<{ name: string; unsubscribed_us: number | null }>(BY_TOKEN, [token]);
-    return row && { waitlistName: row.name, unsubscribed: row.unsubscribed_us !== null };
+    const row = await db.get<{
+      name: string;
+      settings: string;
+      unsubscribed_us: number | null;
+      lang: string | null;
+    }>(BY_TOKEN, [token]);
+    return (
+      row && {
+        waitlistName: row.name,
+        unsubscribed: row.unsubscribed_us !== null,
+        lang: languageOf(row, settingsFromJson(row.settings)),
+      }
+    );
   };
   return {
     get: async (waitlistId, kind) => {
@@ -105,6 +123,7 @@ export function messagesOn(db: Db, d: Dialect): Messages {
         email: string;
         status_token: string;
         unsubscribed_us: number | null;
+        lang: string | null;
       }>(ADDRESSEE, [subscriberId]);
       return (
         row && {
@@ -112,6 +131,7 @@ export function messagesOn(db: Db, d: Dialect): Messages {
           email: row.email,
           statusToken: row.status_token,
           unsubscribed: row.unsubscribed_us !== null,
+          lang: row.lang,
         }
       );
     },

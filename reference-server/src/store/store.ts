@@ -170,7 +170,6 @@ export interface ConfirmationMail {
   waitlistName: string;
   /** Already confirmed, or the waitlist no longer confirms: the mail is not needed any more. */
   needed: boolean;
-  /** The language the mail speaks to them (domain/language-of.ts). */
   lang: Language;
 }
 

@@ -211,6 +211,9 @@ describe('the three messages', () => {
     expect(
       (await setMessage(t, 'welcome', 'de', 'Willkommen bei {{waitlist_name}}', 'Hallo {{email}}!')).code,
     ).toBe(0);
+    // The waitlist's own version, never saved, is empty; the message is on all the same.
+    const own = await run(['message', 'show', '--waitlist', t.waitlistId, '--kind', 'welcome']);
+    expect(own.json).toMatchObject({ lang: '', subject: '', enabled: true, updated_at: null });
     await signUp(t, 'version-de@example.com', 'de');
     await signUp(t, 'version-fr@example.com', 'fr');
     await signUp(t, 'version-none@example.com');

@@ -124,11 +124,12 @@ export class Messages {
     const waitlist = await this.waitlistOf(scope, waitlistId);
     if (!waitlist.ok) return waitlist;
     const { appUrl } = this.ctx.urls;
+    const versions = await this.ctx.store.reads.messages.versions(waitlistId, kind);
     if (lang === undefined) {
-      const message = (await this.ctx.store.reads.messages.get(waitlistId, kind)) ?? unsaved(kind);
+      // On or off is the message's, whichever versions are saved (domain/message-choice.ts).
+      const message = { ...(versions.get(NEUTRAL) ?? unsaved(kind)), enabled: isOn(versions) };
       return ok({ ...message, lang: NEUTRAL, preview: previewOf(waitlist.value, message, appUrl) });
     }
-    const versions = await this.ctx.store.reads.messages.versions(waitlistId, kind);
     const { subject, body, from } = chooseText(kind, lang, versions);
     const shown = {
       kind,

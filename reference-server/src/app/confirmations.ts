@@ -3,6 +3,7 @@
  * button's confirmation. Sign-up queues the mail itself (the store, with the row), and the
  * outbox sends it. The button is throttled per client address.
  */
+import type { Language } from '@waitlistkit/protocol';
 import { clientKey } from '../domain/client-key.js';
 import type { Context } from './context.js';
 
@@ -10,6 +11,7 @@ export interface ConfirmationPage {
   waitlistName: string;
   confirmed: boolean;
   statusUrl: string | undefined;
+  lang: Language;
 }
 
 /** The page of a confirmation link: undefined (a 404 page) for an unknown token or an archived waitlist. */
@@ -20,6 +22,7 @@ export async function confirmationPage(ctx: Context, token: string): Promise<Con
     waitlistName: view.waitlistName,
     confirmed: view.confirmed,
     statusUrl: view.statusToken ? `${ctx.config.appUrl}/s/${view.statusToken}` : undefined,
+    lang: view.lang,
   };
 }
 

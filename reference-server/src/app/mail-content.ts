@@ -7,6 +7,8 @@
  */
 import { confirmUrl } from '../domain/confirmation.js';
 import { confirmationMailContent } from '../domain/confirmation-mail.js';
+import { languageOf } from '../domain/language-of.js';
+import { chooseText, isOn } from '../domain/message-choice.js';
 import { isMessageKind, type MessageKind, messageMail, tagValues } from '../domain/messages.js';
 import { wordsFor } from '../domain/texts/index.js';
 import type { Store } from '../store/store.js';
@@ -36,10 +38,9 @@ export async function mailContent(
     return isMessageKind(kind) ? subscriberMail(store, subscriber_id, kind, appUrl) : undefined;
   const facts = await store.reads.confirmations.mail(subscriber_id);
   if (!facts?.needed) return undefined;
-  const words = wordsFor('en');
   return {
     to: facts.email,
-    ...confirmationMailContent(facts.waitlistName, confirmUrl(appUrl, facts.token), words),
+    ...confirmationMailContent(facts.waitlistName, confirmUrl(appUrl, facts.token), wordsFor(facts.lang)),
   };
 }
 
@@ -54,9 +55,12 @@ function subscriberMail(
     if (!to || (to.unsubscribed && kind !== 'admitted')) return undefined;
     const waitlist = await tx.waitlists.get(to.waitlistId);
     if (!waitlist || waitlist.archived) return undefined;
-    const message = await tx.messages.get(waitlist.id, kind);
+    const versions = await tx.messages.versions(waitlist.id, kind);
     const [subscriber] = await tx.subscribers.byIds(waitlist.id, waitlist.settings, [subscriberId]);
-    if (!message?.enabled || !subscriber) return undefined;
+    if (!isOn(versions) || !subscriber) return undefined;
+    // Their language's version, else the waitlist's own, else ours in their language (domain/message-choice.ts).
+    const lang = languageOf(to, waitlist.settings);
+    const message = { kind, ...chooseText(kind, lang, versions) };
     const { referrals, origins, access_url } = waitlist.settings;
     const origin = origins[0];
     const values = tagValues(waitlist.name, access_url, {
@@ -67,7 +71,7 @@ function subscriberMail(
       statusUrl: referrals ? `${appUrl}/s/${to.statusToken}` : undefined,
       referralLink: referrals && origin ? `${origin}/?ref=${subscriber.referral_code}` : undefined,
     });
-    const mail = messageMail(message, values, unsubscribeUrl(appUrl, to.statusToken));
+    const mail = messageMail(message, values, unsubscribeUrl(appUrl, to.statusToken), wordsFor(lang));
     return mail && { to: to.email, ...mail };
   });
 }

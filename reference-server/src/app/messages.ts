@@ -4,6 +4,8 @@
  * fields now; the mail itself is queued by the store with its cause and rendered by the outbox.
  */
 
+import type { Language } from '@waitlistkit/protocol';
+import { chooseText, isOn, NEUTRAL, type TextFrom } from '../domain/message-choice.js';
 import type { TagValues } from '../domain/message-template.js';
 import {
   checkMessage,
@@ -18,12 +20,19 @@ import {
   tagValues,
 } from '../domain/messages.js';
 import type { Waitlist } from '../domain/records.js';
+import { type Words, wordsFor } from '../domain/texts/index.js';
 import { type Acting, adminOnly, type Base, own, type Scope } from './guard.js';
 import { invalid, notFound, ok, type Result, refuse } from './refusal.js';
 import { unsubscribeUrl } from './unsubscribe.js';
 
-/** A message with what it reads like for the sample subscriber; a message never saved is off and empty. */
+/**
+ * A message with what it reads like for the sample subscriber; a message never saved is off and
+ * empty. `lang` is '' for the waitlist's own version; shown for a language, it is the text a
+ * subscriber in that language gets, and `from` says whose (docs/messages.md#languages).
+ */
 export interface ShownMessage extends Message {
+  lang: string;
+  from?: TextFrom;
   preview: RenderedMessage | null;
 }
 
@@ -42,8 +51,14 @@ const unsaved = (kind: MessageKind): Message => ({
  * A message's mail on a waitlist for the sample subscriber, as the outbox would send it: what
  * the preview shows and a test mail carries. Its unsubscribe link is the sample's, which finds nobody.
  */
-export function sampleMail(waitlist: Waitlist, draft: Draft, appUrl: string): MessageMail | undefined {
-  return messageMail(draft, sampleValues(waitlist, appUrl), unsubscribeUrl(appUrl, SAMPLE_STATUS_TOKEN));
+export function sampleMail(
+  waitlist: Waitlist,
+  draft: Draft,
+  appUrl: string,
+  words: Words = wordsFor(waitlist.settings.default_lang),
+): MessageMail | undefined {
+  const unsubscribe = unsubscribeUrl(appUrl, SAMPLE_STATUS_TOKEN);
+  return messageMail(draft, sampleValues(waitlist, appUrl), unsubscribe, words);
 }
 
 /** What each merge tag of the waitlist becomes for the sample subscriber. */
@@ -52,10 +67,18 @@ export function sampleValues(waitlist: Waitlist, appUrl: string): TagValues {
   return tagValues(waitlist.name, waitlist.settings.access_url, sampleRecipient(keys, appUrl));
 }
 
-/** The preview of a message on a waitlist, for the sample subscriber; none while a part is empty. */
-export function previewOf(waitlist: Waitlist, draft: Draft, appUrl: string): RenderedMessage | null {
+/**
+ * The preview of a message on a waitlist, for the sample subscriber speaking `words` (the
+ * waitlist's default language unless given); none while a part is empty.
+ */
+export function previewOf(
+  waitlist: Waitlist,
+  draft: Draft,
+  appUrl: string,
+  words?: Words,
+): RenderedMessage | null {
   if (draft.subject === '' || draft.body === '') return null;
-  const mail = sampleMail(waitlist, draft, appUrl);
+  const mail = sampleMail(waitlist, draft, appUrl, words);
   return mail ? { subject: mail.subject, text: mail.text, html: mail.html } : null;
 }
 
@@ -88,11 +111,34 @@ export class Messages {
     return preview ? ok(preview) : refuse(invalid('The message cannot be rendered.', 'body'));
   }
 
-  async show(scope: Scope, waitlistId: string, kind: MessageKind): Promise<Result<ShownMessage>> {
+  /**
+   * The waitlist's own version of a message; or, given a language, what a subscriber in it gets:
+   * the version in it, else the waitlist's own, else our default (domain/message-choice.ts).
+   */
+  async show(
+    scope: Scope,
+    waitlistId: string,
+    kind: MessageKind,
+    lang?: Language,
+  ): Promise<Result<ShownMessage>> {
     const waitlist = await this.waitlistOf(scope, waitlistId);
     if (!waitlist.ok) return waitlist;
-    const message = (await this.ctx.store.reads.messages.get(waitlistId, kind)) ?? unsaved(kind);
-    return ok({ ...message, preview: previewOf(waitlist.value, message, this.ctx.urls.appUrl) });
+    const { appUrl } = this.ctx.urls;
+    const versions = await this.ctx.store.reads.messages.versions(waitlistId, kind);
+    if (lang === undefined) {
+      // On or off is the message's, whichever versions are saved (domain/message-choice.ts).
+      const message = { ...(versions.get(NEUTRAL) ?? unsaved(kind)), enabled: isOn(versions) };
+      return ok({ ...message, lang: NEUTRAL, preview: previewOf(waitlist.value, message, appUrl) });
+    }
+    const { subject, body, from } = chooseText(kind, lang, versions);
+    const shown = {
+      kind,
+      subject,
+      body,
+      enabled: isOn(versions),
+      updated_at: versions.get(lang)?.updated_at ?? null,
+    };
+    return ok({ ...shown, lang, from, preview: previewOf(waitlist.value, shown, appUrl, wordsFor(lang)) });
   }
 
   async set(
@@ -100,6 +146,7 @@ export class Messages {
     waitlistId: string,
     kind: MessageKind,
     change: Omit<MessageInput, 'enabled'> & { enabled?: boolean | undefined },
+    lang: Language | typeof NEUTRAL = NEUTRAL,
   ): Promise<Result<ShownMessage>> {
     const { store, clock } = this.ctx;
     const denied = await adminOnly(this.ctx, who, 'Only admins can change messages.', async () => {
@@ -111,24 +158,27 @@ export class Messages {
     if (denied) return refuse(denied);
     const waitlist = await this.waitlistOf(who, waitlistId);
     if (!waitlist.ok) return waitlist;
-    const kept = await store.reads.messages.get(waitlistId, kind);
-    const input = { ...change, enabled: change.enabled ?? kept?.enabled ?? false };
+    // The switch is the kind's, whichever version is saved (domain/message-choice.ts).
+    const kept = isOn(await store.reads.messages.versions(waitlistId, kind));
+    const input = { ...change, enabled: change.enabled ?? kept };
     const checked = checkDraft(waitlist.value, { kind, ...input });
     if (!checked.ok) return checked;
     const saved = await store.write(async (tx) => {
-      const message = await tx.messages.put(waitlistId, kind, input, clock.now());
+      const message = await tx.messages.put(waitlistId, kind, lang, input, clock.now());
       await tx.activity.append(
         {
           tenantId: who.tenantId,
           actor: who.actor,
           action: 'message.updated',
           subjectId: waitlistId,
-          details: { kind, enabled: input.enabled },
+          details:
+            lang === NEUTRAL ? { kind, enabled: input.enabled } : { kind, lang, enabled: input.enabled },
         },
         clock.now(),
       );
       return message;
     });
-    return ok({ ...saved, preview: previewOf(waitlist.value, saved, this.ctx.urls.appUrl) });
+    const words = lang === NEUTRAL ? undefined : wordsFor(lang);
+    return ok({ ...saved, lang, preview: previewOf(waitlist.value, saved, this.ctx.urls.appUrl, words) });
   }
 }

@@ -117,7 +117,7 @@ const LINK = /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g;
  * links for the http(s) addresses in it; everything else escaped, values included, so a value
  * of `<script>` is shown as text.
  */
-export function htmlFromText(text: string): string {
+export function htmlFromText(text: string, speech?: { lang: string; dir: 'ltr' | 'rtl' }): string {
   const paragraphs = text
     .replace(/\r\n?/g, '\n')
     .split(/\n{2,}/)
@@ -125,7 +125,7 @@ export function htmlFromText(text: string): string {
     .filter((p) => p !== '');
   const body = paragraphs.map((p) => `<p>${linked(p).replace(/\n/g, '<br>\n')}</p>`).join('\n');
   return `<!doctype html>
-<html><body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #111">
+<html${speech ? ` lang="${escapeHtml(speech.lang)}" dir="${speech.dir}"` : ''}><body style="font-family: system-ui, sans-serif; line-height: 1.5; color: #111">
 ${body}
 </body></html>
 `;

@@ -13,6 +13,7 @@ import {
   parseTemplate,
   type TagValues,
 } from './message-template.js';
+import { type Words, wordsFor } from './texts/index.js';
 
 export const MESSAGE_KINDS = ['welcome', 'referral', 'admitted'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
@@ -122,20 +123,23 @@ const namedFields = (text: string) =>
   [...text.matchAll(/\{\{\s*fields\.([a-z][a-z0-9_]*)\s*\}\}/g)].map((m) => m[1] ?? '');
 
 /**
- * The mail of a saved message for one recipient; `unsubscribeUrl`, when given, closes the text
- * (welcome and referral: whoever gets them may stop them).
+ * The mail of a saved message for one recipient in their language; `unsubscribeUrl`, when given,
+ * closes the text (welcome and referral: whoever gets them may stop them) with the line that says
+ * so in their language, the operator's text staying as written (docs/languages.md#pages-and-mails).
  */
 export function renderMessage(
   message: Pick<Message, 'subject' | 'body'>,
   values: TagValues,
   unsubscribeUrl?: string,
+  words: Words = wordsFor('en'),
 ): RenderedMessage | undefined {
   const subject = parseTemplate(message.subject, namedFields(message.subject));
   const body = parseTemplate(message.body, namedFields(message.body));
   if (!subject.ok || !body.ok) return undefined;
   const filled = fill(body.value, values).replace(/\s+$/, '');
-  const text = unsubscribeUrl ? `${filled}\n\nTo stop these emails: ${unsubscribeUrl}\n` : `${filled}\n`;
-  return { subject: fillSubject(subject.value, values), text, html: htmlFromText(text) };
+  const stop = unsubscribeUrl && words.say('stopEmails', { link: unsubscribeUrl });
+  const text = stop ? `${filled}\n\n${stop}\n` : `${filled}\n`;
+  return { subject: fillSubject(subject.value, values), text, html: htmlFromText(text, words) };
 }
 
 /** A message's mail as it goes out: the rendered parts and the headers that let its reader stop it. */
@@ -144,7 +148,7 @@ export interface MessageMail extends RenderedMessage {
 }
 
 /**
- * The mail of one message for one recipient whose unsubscribe link is `unsubscribeUrl`: welcome
+ * The mail of one message for one recipient whose unsubscribe link is `unsubscribeUrl`, in their words: welcome
  * and referral end with the link in their text, and every message carries it as RFC 8058's
  * one-click List-Unsubscribe (docs/messages.md#unsubscribe). Undefined for a template that no
  * longer reads.
@@ -153,8 +157,10 @@ export function messageMail(
   message: Pick<Message, 'kind' | 'subject' | 'body'>,
   values: TagValues,
   unsubscribeUrl: string,
+  words: Words,
 ): MessageMail | undefined {
-  const rendered = renderMessage(message, values, message.kind === 'admitted' ? undefined : unsubscribeUrl);
+  const stopsIn = message.kind === 'admitted' ? undefined : unsubscribeUrl;
+  const rendered = renderMessage(message, values, stopsIn, words);
   if (!rendered) return undefined;
   // RFC 8058: the link in angle brackets, and the header that says a POST to it is enough.
   const headers = {

@@ -199,6 +199,8 @@ export interface StatusView {
   position: number | null;
   /** Subscribers waiting. */
   total: number;
+  /** The language the page speaks to them (domain/language-of.ts). */
+  lang: Language;
 }
 
 /** Where a tenant's events are sent (docs/webhooks.md#endpoints); its secret is never part of it. */

@@ -130,7 +130,7 @@ export function createApp(app: Container, options: AppOptions): express.Express 
           shareUrl: origin ? `${origin}/?ref=${found.referralCode}` : undefined,
           confirmed: found.confirmed,
         },
-        wordsFor('en'),
+        wordsFor(found.lang),
       ),
     );
   });
@@ -140,19 +140,19 @@ export function createApp(app: Container, options: AppOptions): express.Express 
   web.get('/s/:token/unsubscribe', async (req, res) => {
     const found = await unsubscribeView(app, String(req.params.token));
     if (!found) return sendPage(res, notFoundPage(browserWords(req)), 404);
-    sendPage(res, unsubscribePage(found, wordsFor('en')));
+    sendPage(res, unsubscribePage(found, wordsFor(found.lang)));
   });
   web.post('/s/:token/unsubscribe', async (req, res) => {
     const done = await unsubscribe(app, String(req.params.token));
     if (!done) return sendPage(res, notFoundPage(browserWords(req)), 404);
-    sendPage(res, unsubscribePage(done, wordsFor('en')));
+    sendPage(res, unsubscribePage(done, wordsFor(done.lang)));
   });
 
   // The confirmation link: the page asks, only its button's POST confirms (docs/subscribers.md#email-confirmation).
   web.get('/c/:token', async (req, res) => {
     const page = await confirmationPage(app, String(req.params.token));
     if (!page) return sendPage(res, unknownConfirmationPage(browserWords(req)), 404);
-    sendPage(res, confirmPage(page, wordsFor('en')));
+    sendPage(res, confirmPage(page, wordsFor(page.lang)));
   });
   web.post('/c/:token', async (req, res) => {
     const result = await pressConfirm(app, String(req.params.token), clientIp(req, app.config.trustProxy));

@@ -16,7 +16,7 @@
  * (its contract in limiter.ts), kept wherever the adapter keeps them, so no use case knows where
  * they live.
  */
-import type { Plan, Scope } from '@waitlistkit/protocol';
+import type { Language, Plan, Scope } from '@waitlistkit/protocol';
 import type { IdempotencyDecision } from '../domain/idempotency.js';
 import type {
   ActivityEntry,
@@ -159,6 +159,8 @@ export interface ConfirmationView {
   confirmed: boolean;
   /** The status page's token, when the waitlist has referrals on. */
   statusToken: string | undefined;
+  /** The language the page speaks to them (domain/language-of.ts). */
+  lang: Language;
 }
 
 /** What the confirmation mail is made of, read when its turn comes. */
@@ -168,6 +170,7 @@ export interface ConfirmationMail {
   waitlistName: string;
   /** Already confirmed, or the waitlist no longer confirms: the mail is not needed any more. */
   needed: boolean;
+  lang: Language;
 }
 
 export interface Confirmations {

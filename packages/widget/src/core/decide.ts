@@ -143,14 +143,20 @@ export interface Answers {
   lang?: string | undefined;
 }
 
-/** The request body for the next attempt; absent members are left out. */
+/** The request body for the next attempt; absent members are left out. `lang` is sent as given: the server checks it. */
 export const requestBody = (
   email: string,
   referral_code: string | undefined,
   challenge_token: string | undefined,
   pow: PublicSubscribeBody['pow'],
   answers?: Answers,
-): PublicSubscribeBody & Answers => ({ email, referral_code, ...answers, challenge_token, pow });
+): Omit<PublicSubscribeBody, 'lang'> & Answers => ({
+  email,
+  referral_code,
+  ...answers,
+  challenge_token,
+  pow,
+});
 
 /** Gates passed ahead of the submit (`prepareGates`), for the sign-up's first request. */
 export interface PreparedGates {

@@ -2,6 +2,7 @@
  * A waitlist's messages (docs/command-line.md#messages): set one as an admin operator, show one
  * with its preview. A template the waitlist cannot send is a usage error naming its option.
  */
+import { LANGUAGES, type Language } from '@waitlistkit/protocol';
 import type { Result } from '../../app/refusal.js';
 import { MESSAGE_KINDS, type MessageKind } from '../../domain/messages.js';
 import { readBodyFile } from '../body-file.js';
@@ -15,6 +16,18 @@ const KIND_OPTION: OptionSpec = {
   required: true,
   description: 'which message',
 };
+
+/** A version in one language (docs/messages.md#languages): a supported tag exactly, as `--default-lang`. */
+const LANG_OPTION: OptionSpec = {
+  name: 'lang',
+  kind: 'enum',
+  values: LANGUAGES,
+  placeholder: 'TAG',
+  description: "the version in this language (default: the waitlist's own, for every language)",
+};
+
+const langOf = (o: ParsedOptions): Language | undefined =>
+  o.lang === undefined ? undefined : (str(o, 'lang') as Language);
 
 /** `--on`, `--off`, or neither (the message keeps its state; a new one is off). */
 function enabledOf(o: ParsedOptions): boolean | undefined {
@@ -32,11 +45,13 @@ function asUsage<T>(result: Result<T>): Result<T> {
 export const MESSAGE_COMMANDS: Command[] = [
   {
     name: 'message set',
-    summary: "save one of a waitlist's messages as an admin; prints it with its preview",
+    summary:
+      "save one of a waitlist's messages, or its version in a language, as an admin; prints it with its preview",
     options: [
       idOption('operator', 'operator acting', 'op_'),
       idOption('waitlist', 'waitlist', 'wl_'),
       KIND_OPTION,
+      LANG_OPTION,
       {
         name: 'subject',
         kind: 'string',
@@ -63,17 +78,23 @@ export const MESSAGE_COMMANDS: Command[] = [
         enabled: enabledOf(o),
       };
       return asOperator(o, context, async ({ messages }, who) =>
-        asUsage(await messages.set(who, str(o, 'waitlist'), str(o, 'kind') as MessageKind, change)),
+        asUsage(
+          await messages.set(who, str(o, 'waitlist'), str(o, 'kind') as MessageKind, change, langOf(o)),
+        ),
       );
     },
   },
   {
     name: 'message show',
     summary: "one of a waitlist's messages and its preview for a sample subscriber",
-    options: [idOption('waitlist', 'waitlist', 'wl_'), KIND_OPTION],
+    options: [
+      idOption('waitlist', 'waitlist', 'wl_'),
+      KIND_OPTION,
+      { ...LANG_OPTION, description: 'what a subscriber in this language gets: its version, or the default' },
+    ],
     run: (o, context) =>
       inScope({ waitlist: str(o, 'waitlist') }, context, ({ messages }, scope) =>
-        messages.show(scope, str(o, 'waitlist'), str(o, 'kind') as MessageKind),
+        messages.show(scope, str(o, 'waitlist'), str(o, 'kind') as MessageKind, langOf(o)),
       ),
   },
 ];

@@ -4,6 +4,7 @@
  * referral that sign-up only noted and records the events.
  */
 import { isConfirmed, mailsAgain } from '../../domain/confirmation.js';
+import { languageOf } from '../../domain/language-of.js';
 import { creditFor } from '../../domain/referrals.js';
 import { settingsFromJson } from '../../domain/settings.js';
 import type { Db } from '../db.js';
@@ -26,6 +27,7 @@ interface TokenRow {
   referred_by: string | null;
   confirm_token: string;
   confirmed_us: number | null;
+  lang: string | null;
 }
 
 /** What the confirmation mail is made of, with whether it is still needed. */
@@ -36,16 +38,17 @@ interface MailRow {
   name: string;
   settings: string;
   archived: StoredBoolean;
+  lang: string | null;
 }
 
 const BY_TOKEN = perDialect(
   (d) => `SELECT s.id, s.waitlist_id, w.tenant_id, w.name, w.settings, s.status_token, s.referred_by,
-         s.confirm_token, s.confirmed_us
+         s.confirm_token, s.confirmed_us, s.lang
     FROM subscribers s JOIN waitlists w ON w.id = s.waitlist_id
    WHERE s.confirm_token = ? AND w.archived = ${d.false}`,
 );
 
-const MAIL = `SELECT s.email, s.confirm_token, s.confirmed_us, w.name, w.settings, w.archived
+const MAIL = `SELECT s.email, s.confirm_token, s.confirmed_us, s.lang, w.name, w.settings, w.archived
   FROM subscribers s JOIN waitlists w ON w.id = s.waitlist_id WHERE s.id = ?`;
 
 function viewFromRow(row: TokenRow): ConfirmationView {
@@ -55,18 +58,20 @@ function viewFromRow(row: TokenRow): ConfirmationView {
     waitlistName: row.name,
     confirmed: row.confirmed_us !== null,
     statusToken: settings.referrals ? row.status_token : undefined,
+    lang: languageOf(row, settings),
   };
 }
 
 /** The mail, or undefined for a subscriber who never had to confirm. */
 function mailFromRow(row: MailRow): ConfirmationMail | undefined {
   if (row.confirm_token === null) return undefined;
-  const confirmEmail = settingsFromJson(row.settings).confirm_email;
+  const settings = settingsFromJson(row.settings);
   return {
     email: row.email,
     token: row.confirm_token,
     waitlistName: row.name,
-    needed: !isTrue(row.archived) && !isConfirmed(confirmEmail, row),
+    needed: !isTrue(row.archived) && !isConfirmed(settings.confirm_email, row),
+    lang: languageOf(row, settings),
   };
 }
 

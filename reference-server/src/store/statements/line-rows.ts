@@ -5,6 +5,7 @@
  */
 import { type Language, SubscriberStatus } from '@waitlistkit/protocol';
 import { isConfirmed } from '../../domain/confirmation.js';
+import { languageOf } from '../../domain/language-of.js';
 import type { ListedSubscriber, StatusView } from '../../domain/records.js';
 import type { WaitlistSettings } from '../../domain/settings.js';
 import { shownFields, shownSource } from '../../domain/signup-extras.js';
@@ -91,11 +92,12 @@ export interface StatusRow extends Ranks {
   waitlist_name: string;
   confirm_token: string | null;
   confirmed_us: number | null;
+  lang: string | null;
 }
 
 /** The columns of a `StatusRow`, from `subscribers s JOIN waitlists w`. */
 export const STATUS_COLUMNS = `s.waitlist_id, w.settings, w.archived, w.name AS waitlist_name,
-            s.referral_code, s.referral_count, s.seq, s.rank_key, s.admitted_us, s.confirm_token, s.confirmed_us`;
+            s.referral_code, s.referral_count, s.seq, s.rank_key, s.admitted_us, s.confirm_token, s.confirmed_us, s.lang`;
 
 export function statusView(
   row: StatusRow,
@@ -114,5 +116,6 @@ export function statusView(
     confirmed: isConfirmed(settings.confirm_email, row),
     position,
     total: size.joined - size.removed,
+    lang: languageOf(row, settings),
   };
 }

@@ -4,7 +4,10 @@
  * here are what an editor saves and reads, what a mail is made of when its turn comes, and the
  * unsubscribe its link makes, found by the subscriber's status token.
  */
+import type { Language } from '@waitlistkit/protocol';
+import { languageOf } from '../../domain/language-of.js';
 import type { Message, MessageInput, MessageKind } from '../../domain/messages.js';
+import { settingsFromJson } from '../../domain/settings.js';
 import type { Db } from '../db.js';
 import { type Dialect, perDialect } from '../dialect.js';
 import { isTrue, type StoredBoolean } from '../stored-boolean.js';
@@ -12,8 +15,18 @@ import { isoNow } from '../time.js';
 
 /** The messages of a waitlist, and the subscriber facts a mail or the unsubscribe page needs. */
 export interface Messages {
-  get(waitlistId: string, kind: MessageKind): Promise<Message | undefined>;
-  put(waitlistId: string, kind: MessageKind, input: MessageInput, nowMs: number): Promise<Message>;
+  /** The version of a kind in `lang`; '' (the default) is the waitlist's own, language-neutral one. */
+  get(waitlistId: string, kind: MessageKind, lang?: string): Promise<Message | undefined>;
+  /** Every kept version of a kind, by tag (domain/message-choice.ts). */
+  versions(waitlistId: string, kind: MessageKind): Promise<Map<string, Message>>;
+  /** Saves the version in `lang` ('' the waitlist's own); its switch becomes the kind's, on every version. */
+  put(
+    waitlistId: string,
+    kind: MessageKind,
+    lang: string,
+    input: MessageInput,
+    nowMs: number,
+  ): Promise<Message>;
   /** Whom a message's mail goes to, or undefined when they were erased meanwhile. */
   addressee(subscriberId: string): Promise<Addressee | undefined>;
   /** The holder of a status token, or undefined (erased, or never was). */
@@ -37,35 +50,49 @@ export interface Addressee {
   email: string;
   statusToken: string;
   unsubscribed: boolean;
+  /** The language recorded at sign-up, if any; its waitlist's default stands in (domain/language-of.ts). */
+  lang: string | null;
 }
 
 export interface Unsubscribing {
   waitlistName: string;
   unsubscribed: boolean;
+  /** The language the page speaks to them (domain/language-of.ts). */
+  lang: Language;
 }
 
 interface MessageRow {
   kind: MessageKind;
+  lang: string;
   subject: string;
   body: string;
   enabled: StoredBoolean;
   updated_at: number;
 }
 
-const GET = `SELECT kind, subject, body, enabled, updated_at FROM messages
-  WHERE waitlist_id = ? AND kind = ? AND lang = ''`;
+const COLUMNS = 'kind, lang, subject, body, enabled, updated_at';
+
+const GET = `SELECT ${COLUMNS} FROM messages WHERE waitlist_id = ? AND kind = ? AND lang = ?`;
+
+const VERSIONS = `SELECT ${COLUMNS} FROM messages WHERE waitlist_id = ? AND kind = ?`;
+
+/** One switch per kind (domain/message-choice.ts): saving a version sets it on all of them. */
+const SWITCH = perDialect(
+  (d) => `UPDATE messages SET enabled = CASE WHEN ?3 = 1 THEN ${d.true} ELSE ${d.false} END
+  WHERE waitlist_id = ?1 AND kind = ?2`,
+);
 
 const PUT = perDialect(
   (d) => `INSERT INTO messages (waitlist_id, kind, lang, subject, body, enabled, updated_at)
-  VALUES (?1, ?2, '', ?3, ?4, CASE WHEN ?5 = 1 THEN ${d.true} ELSE ${d.false} END, ?6)
+  VALUES (?1, ?2, ?7, ?3, ?4, CASE WHEN ?5 = 1 THEN ${d.true} ELSE ${d.false} END, ?6)
   ON CONFLICT (waitlist_id, kind, lang) DO UPDATE
     SET subject = excluded.subject, body = excluded.body, enabled = excluded.enabled, updated_at = excluded.updated_at
-  RETURNING kind, subject, body, enabled, updated_at`,
+  RETURNING ${COLUMNS}`,
 );
 
-const ADDRESSEE = `SELECT waitlist_id, email, status_token, unsubscribed_us FROM subscribers WHERE id = ?`;
+const ADDRESSEE = `SELECT waitlist_id, email, status_token, unsubscribed_us, lang FROM subscribers WHERE id = ?`;
 
-const BY_TOKEN = `SELECT w.name, s.unsubscribed_us FROM subscribers AS s JOIN waitlists AS w ON w.id = s.waitlist_id
+const BY_TOKEN = `SELECT w.name, w.settings, s.unsubscribed_us, s.lang FROM subscribers AS s JOIN waitlists AS w ON w.id = s.waitlist_id
   WHERE s.status_token = ?`;
 
 const UNSUBSCRIBE = `UPDATE subscribers SET unsubscribed_us = coalesce(unsubscribed_us, CAST(?2 AS BIGINT))
@@ -85,16 +112,33 @@ const messageOf = (row: MessageRow): Message => ({
 
 export function messagesOn(db: Db, d: Dialect): Messages {
   const byStatusToken = async (token: string) => {
-    const row = await db.get<{ name: string; unsubscribed_us: number | null }>(BY_TOKEN, [token]);
-    return row && { waitlistName: row.name, unsubscribed: row.unsubscribed_us !== null };
+    const row = await db.get<{
+      name: string;
+      settings: string;
+      unsubscribed_us: number | null;
+      lang: string | null;
+    }>(BY_TOKEN, [token]);
+    return (
+      row && {
+        waitlistName: row.name,
+        unsubscribed: row.unsubscribed_us !== null,
+        lang: languageOf(row, settingsFromJson(row.settings)),
+      }
+    );
   };
   return {
-    get: async (waitlistId, kind) => {
-      const row = await db.get<MessageRow>(GET, [waitlistId, kind]);
+    get: async (waitlistId, kind, lang = '') => {
+      const row = await db.get<MessageRow>(GET, [waitlistId, kind, lang]);
       return row && messageOf(row);
     },
-    async put(waitlistId, kind, input, nowMs) {
-      const params = [waitlistId, kind, input.subject, input.body, input.enabled ? 1 : 0, nowMs];
+    async versions(waitlistId, kind) {
+      const rows = await db.all<MessageRow>(VERSIONS, [waitlistId, kind]);
+      return new Map(rows.map((row) => [row.lang, messageOf(row)]));
+    },
+    async put(waitlistId, kind, lang, input, nowMs) {
+      const on = input.enabled ? 1 : 0;
+      await db.run(SWITCH(d), [waitlistId, kind, on]);
+      const params = [waitlistId, kind, input.subject, input.body, on, nowMs, lang];
       const row = await db.get<MessageRow>(PUT(d), params);
       if (!row) throw new Error('the message was not saved');
       return messageOf(row);
@@ -105,6 +149,7 @@ export function messagesOn(db: Db, d: Dialect): Messages {
         email: string;
         status_token: string;
         unsubscribed_us: number | null;
+        lang: string | null;
       }>(ADDRESSEE, [subscriberId]);
       return (
         row && {
@@ -112,6 +157,7 @@ export function messagesOn(db: Db, d: Dialect): Messages {
           email: row.email,
           statusToken: row.status_token,
           unsubscribed: row.unsubscribed_us !== null,
+          lang: row.lang,
         }
       );
     },

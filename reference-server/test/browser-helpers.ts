@@ -1,5 +1,10 @@
-/** What the dashboard's Chromium tests share: signing in through the form, and checking a page. */
+/**
+ * What the Chromium tests share: signing in to the dashboard through the form, checking a page,
+ * and a tenant's landing page on another origin for the widget.
+ */
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { axeViolations } from '@waitlistkit/testkit';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -31,4 +36,22 @@ export async function checkPage(page: Page, shot?: string): Promise<void> {
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: `${SHOTS}${shot}.png`, fullPage: true });
   }
+}
+
+/** A tenant's marketing page on another origin than the server's, made by `html` for each path. */
+export interface LandingPage {
+  /** `http://localhost:<port>`: not the server's 127.0.0.1, so another origin. */
+  origin: string;
+  close(): Promise<void>;
+}
+
+export async function startLandingPage(html: (path: string) => string): Promise<LandingPage> {
+  const landing = createServer((req, res) =>
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html(req.url ?? '/')),
+  );
+  await new Promise<void>((resolve) => landing.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://localhost:${(landing.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => landing.close(() => resolve())),
+  };
 }

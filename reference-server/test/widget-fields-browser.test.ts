@@ -8,8 +8,6 @@
  */
 
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ListPageSchema, type Subscriber, SubscriberSchema } from '@waitlistkit/protocol';
 import {
@@ -25,6 +23,7 @@ import {
 } from '@waitlistkit/testkit';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LandingPage, startLandingPage } from './browser-helpers.js';
 
 const ROLES = ['Engineering', 'Product', 'Other'];
 const FIELDS = [
@@ -45,7 +44,7 @@ const SHOWN_MS = 10_000;
 const dir = tempDir();
 let server: RunningServer;
 let browser: Browser;
-let landing: Server;
+let landing: LandingPage;
 let origin: string;
 
 /**
@@ -62,12 +61,8 @@ function landingPage(path: string): string {
 }
 
 beforeAll(async () => {
-  landing = createServer((req, res) =>
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(landingPage(req.url ?? '/')),
-  );
-  await new Promise<void>((resolve) => landing.listen(0, '127.0.0.1', resolve));
-  // localhost, not 127.0.0.1: another origin than the server's.
-  origin = `http://localhost:${(landing.address() as AddressInfo).port}`;
+  landing = await startLandingPage(landingPage);
+  origin = landing.origin;
   server = await startServer({ db: dir.db });
   if (!chromiumMissing) browser = await launchBrowser();
 }, 60_000);
@@ -75,7 +70,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await new Promise((resolve) => landing?.close(resolve));
+  await landing?.close();
   dir.cleanup();
 });
 

@@ -5,8 +5,6 @@
  * none; read back through the stats endpoint as the conversion a founder sees.
  */
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type Stats, StatsSchema } from '@waitlistkit/protocol';
 import {
   chromiumMissing,
@@ -19,6 +17,7 @@ import {
 } from '@waitlistkit/testkit';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LandingPage, startLandingPage } from './browser-helpers.js';
 
 const SUCCESS = "You're on the list!";
 /** A round trip on a loaded two-core machine running other files' servers and Chromium. */
@@ -27,23 +26,19 @@ const ARRIVED_MS = 30_000;
 const dir = tempDir();
 let server: RunningServer;
 let browser: Browser;
-let landing: Server;
+let landing: LandingPage;
 let origin: string;
 
 beforeAll(async () => {
   // A tenant's marketing page `/{waitlist id}/…`, with the script tag the setup page gives.
-  landing = createServer((req, res) => {
-    const waitlistId = (req.url ?? '/').split(/[/?]/)[1] ?? '';
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Launch</title></head><body><main>
+  landing = await startLandingPage((path) => {
+    const waitlistId = path.split(/[/?]/)[1] ?? '';
+    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Launch</title></head><body><main>
 <h1>Something new is coming</h1>
 <script src="${server.url}/widget/waitlist.js" data-waitlist-id="${waitlistId}" data-base-url="${server.url}" async></script>
-</main></body></html>`,
-    );
+</main></body></html>`;
   });
-  await new Promise<void>((resolve) => landing.listen(0, '127.0.0.1', resolve));
-  // localhost, not 127.0.0.1: another origin than the server's.
-  origin = `http://localhost:${(landing.address() as AddressInfo).port}`;
+  origin = landing.origin;
   server = await startServer({ db: dir.db });
   if (!chromiumMissing) browser = await launchBrowser();
 }, 60_000);
@@ -51,7 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await new Promise((resolve) => landing?.close(resolve));
+  await landing?.close();
   dir.cleanup();
 });
 

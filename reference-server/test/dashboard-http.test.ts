@@ -150,7 +150,7 @@ describe('sign-in floods', () => {
     expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
     const busy = answers.find((a) => a.res.status === 429);
     expect(text(busy?.html ?? '')).toContain('Too many password checks are under way');
-  }, 90_000);
+  }, 240_000);
 
   it('re-hashes a password stored at an older scrypt cost on the next sign-in', async () => {
     const t = await p.tenant();

@@ -231,7 +231,7 @@ describe('the three messages', () => {
     expect(htmlTag(String(none.html))).toBe('<html lang="ja" dir="ltr">');
   });
 
-  it('the waitlist’s own version goes to a language without one; its switch is the message’s, all versions', async () => {
+  it('the waitlist’s own version goes to its default language only, ours to the rest; its switch is the message’s, all versions', async () => {
     const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
     const own = join(files.dir, `own-${Math.random().toString(36).slice(2)}.txt`);
     writeFileSync(own, 'Our own words.');
@@ -265,12 +265,19 @@ describe('the three messages', () => {
       from: 'language',
       enabled: true,
     });
+    expect(await show('en')).toMatchObject({ subject: 'Own', lang: 'en', from: 'waitlist' });
     const he = await show('he');
-    expect(he).toMatchObject({ subject: 'Own', lang: 'he', from: 'waitlist' });
+    expect(he).toMatchObject({ ...defaultTemplate('welcome', 'he'), lang: 'he', from: 'default' });
     expect(he.preview.text).toContain(String(say('he')('stopEmails', { link: '' })).trim());
     expect(htmlTag(he.preview.html)).toBe('<html lang="he" dir="rtl">');
+    await signUp(t, 'own-en@example.com', 'en');
+    await signUp(t, 'own-none@example.com');
     await signUp(t, 'own-pt@example.com', 'pt');
-    expect((await mailTo('own-pt@example.com', 'the waitlist’s own')).subject).toBe('Own');
+    expect((await mailTo('own-en@example.com', 'the waitlist’s own, in English')).subject).toBe('Own');
+    expect((await mailTo('own-none@example.com', 'the waitlist’s own, by default_lang')).subject).toBe('Own');
+    expect((await mailTo('own-pt@example.com', 'our Portuguese')).subject).toBe(
+      defaultTemplate('welcome', 'pt').subject.replace('{{waitlist_name}}', 'Launch'),
+    );
 
     // Off on one version is off on all.
     const off = join(files.dir, `off-${Math.random().toString(36).slice(2)}.txt`);
@@ -278,7 +285,8 @@ describe('the three messages', () => {
     const args = [...base, '--lang', 'de', '--subject', 'Aus', '--body-file', off, '--off'];
     expect((await run(['message', 'set', ...args])).code).toBe(0);
     expect(await show()).toMatchObject({ enabled: false });
-    expect(await show('ja')).toMatchObject({ from: 'waitlist', enabled: false });
+    expect(await show('ja')).toMatchObject({ from: 'default', enabled: false });
+    expect(await show('en')).toMatchObject({ from: 'waitlist', enabled: false });
   });
 
   it('message show --lang of a message never saved shows our default in that language', async () => {

@@ -13,28 +13,34 @@ describe('the text a subscriber gets', () => {
   ]);
 
   it('is the version in their language when one is saved', () => {
-    expect(chooseText('welcome', 'de', versions)).toEqual({
+    expect(chooseText('welcome', 'de', versions, 'en')).toEqual({
       subject: 'Deutsch',
       body: 'Deutsch body',
       from: 'language',
     });
+    // Even when the waitlist's own is in German too: the explicit version is nearer.
+    expect(chooseText('welcome', 'de', versions, 'de').from).toBe('language');
   });
 
-  it('else the waitlist’s own, language-neutral version', () => {
-    expect(chooseText('welcome', 'fr', versions)).toEqual({
+  it('else, in the waitlist’s default language, the waitlist’s own version', () => {
+    expect(chooseText('welcome', 'fr', versions, 'fr')).toEqual({
       subject: 'Own',
       body: 'Own body',
       from: 'waitlist',
     });
   });
 
-  it('else our default template in their language', () => {
+  it('else our default template in their language: the waitlist’s own is not sent in another language', () => {
+    expect(chooseText('welcome', 'fr', versions, 'en')).toEqual({
+      ...defaultTemplate('welcome', 'fr'),
+      from: 'default',
+    });
     const onlyGerman: Versions = new Map([['de', version('Deutsch')]]);
-    expect(chooseText('admitted', 'fr', onlyGerman)).toEqual({
+    expect(chooseText('admitted', 'fr', onlyGerman, 'fr')).toEqual({
       ...defaultTemplate('admitted', 'fr'),
       from: 'default',
     });
-    expect(chooseText('referral', 'ja', new Map())).toEqual({
+    expect(chooseText('referral', 'ja', new Map(), 'ja')).toEqual({
       ...defaultTemplate('referral', 'ja'),
       from: 'default',
     });

@@ -58,9 +58,9 @@ function subscriberMail(
     const versions = await tx.messages.versions(waitlist.id, kind);
     const [subscriber] = await tx.subscribers.byIds(waitlist.id, waitlist.settings, [subscriberId]);
     if (!isOn(versions) || !subscriber) return undefined;
-    // Their language's version, else the waitlist's own, else ours in their language (domain/message-choice.ts).
+    // Their language's version, else the waitlist's own in its language, else ours (domain/message-choice.ts).
     const lang = languageOf(to, waitlist.settings);
-    const message = { kind, ...chooseText(kind, lang, versions) };
+    const message = { kind, ...chooseText(kind, lang, versions, waitlist.settings.default_lang) };
     const { referrals, origins, access_url } = waitlist.settings;
     const origin = origins[0];
     const values = tagValues(waitlist.name, access_url, {

@@ -1,13 +1,15 @@
 /**
  * Which text of a message a subscriber gets (docs/messages.md#languages). Pure: the outbox, the
- * command line's `message show --lang` and the tests ask this, and nothing else.
+ * editor, `message show --lang` and the tests ask this, and nothing else.
  *
- * A waitlist keeps, per kind, its own language-neutral version (lang '', what the dashboard edits)
- * and versions per language (`message set --lang`). A subscriber spoken to in `lang` gets the
- * version in `lang` if saved, else the waitlist's own, else the default template of `lang`: what
- * an operator wrote wins over what we wrote, and the nearer to the reader's language the better.
- * Whether a kind is sent at all is one switch per kind, not per language: a waitlist that sends a
- * welcome sends it to everyone, and versions are only texts.
+ * A waitlist keeps, per kind, its own version (lang '', what the editor shows first and `message
+ * set` without `--lang` saves), written in the waitlist's `default_lang`, and versions per
+ * language. A subscriber spoken to in `lang` gets the version in `lang` if saved; else, when `lang`
+ * is the waitlist's default language, its own version; else our default template in `lang`. An
+ * operator's text is used for the language it is written in and ours for the rest: a French
+ * reader gets French, never the operator's English. Whether a kind is sent at all is one switch
+ * per kind, not per language: a waitlist that sends a welcome sends it to everyone, and versions
+ * are only texts.
  */
 import type { Language } from '@waitlistkit/protocol';
 import type { Message, MessageKind } from './messages.js';
@@ -34,11 +36,16 @@ export function defaultTemplate(kind: MessageKind, lang: Language): { subject: s
   return { subject: String(texts[`${kind}Subject`]), body: String(texts[`${kind}Body`]) };
 }
 
-/** The text a subscriber spoken to in `lang` gets of one kind. */
-export function chooseText(kind: MessageKind, lang: Language, versions: Versions): ChosenText {
+/** The text a subscriber spoken to in `lang` gets of one kind, on a waitlist whose default language is `defaultLang`. */
+export function chooseText(
+  kind: MessageKind,
+  lang: Language,
+  versions: Versions,
+  defaultLang: Language,
+): ChosenText {
   const own = versions.get(lang);
   if (own) return { subject: own.subject, body: own.body, from: 'language' };
-  const neutral = versions.get(NEUTRAL);
+  const neutral = lang === defaultLang ? versions.get(NEUTRAL) : undefined;
   if (neutral) return { subject: neutral.subject, body: neutral.body, from: 'waitlist' };
   return { ...defaultTemplate(kind, lang), from: 'default' };
 }

@@ -114,11 +114,17 @@ describe.skipIf(chromiumMissing)('the message editor, in Chromium', () => {
     );
     const { context, page } = await signedIn(browser, h.server.url, email);
     await page.setViewportSize({ width: 390, height: 844 });
-    for (const path of [editorPath(), `/dashboard/waitlists/${t.waitlistId}/messages`]) {
+    // The own version, a right-to-left one (its language menu and our Arabic text), and the list.
+    const pages = {
+      welcome: editorPath(),
+      'welcome-ar': `${editorPath()}?lang=ar`,
+      list: `/dashboard/waitlists/${t.waitlistId}/messages`,
+    };
+    for (const [name, path] of Object.entries(pages)) {
       await page.goto(`${h.server.url}${path}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
-      await checkPage(page, `message-editor-390-${path.endsWith('welcome') ? 'welcome' : 'list'}`);
+      expect(overflow, name).toBeLessThanOrEqual(0);
+      await checkPage(page, `message-editor-390-${name}`);
     }
     await context.close();
   });

@@ -366,6 +366,105 @@ describe('send me a test', () => {
   });
 });
 
+describe('versions per language (docs/messages.md#languages)', () => {
+  const showIn = (t: Tenant, lang?: string) =>
+    h.cli<{ subject: string; body: string; from?: string; versions: string[] }>([
+      'message',
+      'show',
+      '--waitlist',
+      t.waitlistId,
+      '--kind',
+      'welcome',
+      ...(lang ? ['--lang', lang] : []),
+    ]);
+
+  it('opens a language on our default text in it, saves it as that language’s version, the own one untouched', async () => {
+    const { t, b, path, post } = await editor();
+    const ours = await showIn(t, 'de');
+    expect(ours.from).toBe('default');
+    const page = await b.get(`${path()}?lang=de`);
+    expect(page.res.status).toBe(200);
+    expect(text(page.html)).toContain('Edit the version in German (de)');
+    expect(text(page.html)).toContain('Readers in German (de) get our default text in German (de)');
+    // The fields hold our German text and speak German; the form carries the version.
+    expect(page.html).toContain(`value="${ours.subject}"`);
+    expect(page.html).toMatch(/<input[^>]*name="subject"[^>]*lang="de" dir="ltr"/);
+    expect(page.html).toContain('<input type="hidden" name="lang" value="de"');
+    expect(text(page.html)).toContain('Diese E-Mails abbestellen:');
+
+    const saved = await post({
+      subject: 'Hallo {{email}}',
+      body: 'Willkommen!',
+      enabled: 'on',
+      do: 'save',
+      lang: 'de',
+    });
+    expect(saved.res.status).toBe(303);
+    expect(saved.res.headers.get('location')).toBe(`${path()}?lang=de&saved=1`);
+    expect(await showIn(t, 'de')).toMatchObject({
+      subject: 'Hallo {{email}}',
+      from: 'language',
+      versions: ['de'],
+    });
+    expect(await showIn(t)).toMatchObject({ subject: '', body: '' });
+    const list = text((await b.get(`/dashboard/waitlists/${t.waitlistId}/messages`)).html);
+    expect(list).toMatch(/Welcome On\s+—?\s*de/);
+    const menu = (await b.get(path())).html;
+    expect(menu).toMatch(/<option value="de">German \(de\), saved<\/option>/);
+    expect((await activity(t))[0]).toMatchObject({
+      action: 'message.updated',
+      details: { kind: 'welcome', lang: 'de' },
+    });
+  });
+
+  it('writes a right-to-left version right to left, and previews and tests it in that language', async () => {
+    const { b, email, path, post, preview } = await editor();
+    const page = await b.get(`${path()}?lang=ar`);
+    expect(page.html).toMatch(/<textarea[^>]*lang="ar" dir="rtl"/);
+    const json = await preview({ subject: 'مرحبا', body: 'أهلا {{email}}', lang: 'ar' });
+    expect(json.status).toBe(200);
+    expect(json.body.preview?.html).toContain('<html lang="ar" dir="rtl">');
+    expect(json.body.preview?.text).toContain('لإيقاف هذه الرسائل:');
+    const sent = await post({ subject: 'Test {{email}}', body: 'Hallo.', do: 'test', lang: 'de' });
+    expect(sent.res.status).toBe(200);
+    const mail = (
+      await until('the German test', () =>
+        smtp.mails.find((m) => m.to.includes(email) && m.parsed.subject === `[Test] Test ada@example.com`),
+      )
+    ).parsed;
+    expect(mail.text).toContain('Diese E-Mails abbestellen:');
+    expect(String(mail.html)).toContain('<html lang="de" dir="ltr">');
+  });
+
+  it('refuses a language it lacks, garbage, 10 KB or a tag given twice, saving nothing', async () => {
+    const { t, b, path, post, preview } = await editor();
+    await post({ subject: 'Own', body: 'Own body', do: 'save' });
+    const before = await showIn(t);
+    for (const query of [
+      'lang=tlh',
+      'lang=DE',
+      `lang=${'x'.repeat(10_000)}`,
+      'lang=de&lang=fr',
+      'lang=%3Cscript%3E',
+    ]) {
+      const page = await b.get(`${path()}?${query}`);
+      expect(page.res.status, query).toBe(400);
+      expect(text(page.html)).toContain("A message's language is one of the");
+      expect(page.html).not.toContain('<script>');
+    }
+    for (const lang of ['tlh', 'pt-BR', 'x'.repeat(10_000)]) {
+      const saved = await post({ subject: 'Bad', body: 'Bad', do: 'save', lang });
+      expect(saved.res.status).toBe(400);
+      const json = await preview({ subject: 'Bad', body: 'Bad', lang });
+      expect(json).toMatchObject({
+        status: 400,
+        body: { error: { code: 'invalid_request', field: 'lang' } },
+      });
+    }
+    expect(await showIn(t)).toEqual(before);
+  });
+});
+
 describe('the access URL on the settings page', () => {
   async function settingsForm(t: Tenant) {
     const shownSettings = await h.cli<WaitlistSettings & { name: string }>([

@@ -6,8 +6,10 @@
  * server without SMTP refuses at once rather than queue a test that would wait for one.
  */
 
+import type { Language } from '@waitlistkit/protocol';
 import { newId, newMessageId } from '../domain/ids.js';
 import type { MessageKind } from '../domain/messages.js';
+import { wordsFor } from '../domain/texts/index.js';
 import type { Store } from '../store/store.js';
 import type { Context } from './context.js';
 import { type Acting, own } from './guard.js';
@@ -22,6 +24,8 @@ export interface MessageTest {
   to: string;
   subject: string;
   body: string;
+  /** The version's language; absent, the waitlist's default (a test queued before versions had none). */
+  lang?: Language;
 }
 
 export const TEST_SUBJECT_PREFIX = '[Test] ';
@@ -33,15 +37,21 @@ export async function testMail(
   appUrl: string,
 ): Promise<MailContent | undefined> {
   const waitlist = await store.reads.waitlists.get(test.waitlist_id);
-  const mail = waitlist && sampleMail(waitlist, test, appUrl);
+  const mail =
+    waitlist && sampleMail(waitlist, test, appUrl, wordsFor(test.lang ?? waitlist.settings.default_lang));
   return mail && { to: test.to, ...mail, subject: `${TEST_SUBJECT_PREFIX}${mail.subject}` };
 }
 
 export class MessageTests {
   constructor(private readonly ctx: Pick<Context, 'store' | 'clock' | 'config' | 'limiters' | 'limits'>) {}
 
-  /** Queues the test of `draft` to the operator's own address; resolves to that address. */
-  async send(who: Acting, waitlistId: string, draft: Draft): Promise<Result<{ to: string }>> {
+  /** Queues the test of `draft`, in `lang` when it is a version's, to the operator's own address. */
+  async send(
+    who: Acting,
+    waitlistId: string,
+    draft: Draft,
+    lang?: Language,
+  ): Promise<Result<{ to: string }>> {
     const { store, clock, config, limiters, limits } = this.ctx;
     const waitlist = own(who, await store.reads.waitlists.get(waitlistId));
     if (!waitlist) return refuse(notFound('waitlist', waitlistId));
@@ -69,6 +79,7 @@ export class MessageTests {
       to,
       subject: draft.subject,
       body: draft.body,
+      ...(lang === undefined ? {} : { lang }),
     };
     await store.write(async (tx) => {
       await tx.messages.queueTest(

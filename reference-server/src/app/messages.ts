@@ -33,6 +33,8 @@ import { unsubscribeUrl } from './unsubscribe.js';
 export interface ShownMessage extends Message {
   lang: string;
   from?: TextFrom;
+  /** Shown (not saved): the tags of the kind's saved versions, '' the waitlist's own first. */
+  versions?: string[];
   preview: RenderedMessage | null;
 }
 
@@ -101,19 +103,27 @@ export class Messages {
   }
 
   /** What a draft would read like, saving nothing; refused as saving it would be. */
-  async preview(scope: Scope, waitlistId: string, draft: Draft): Promise<Result<RenderedMessage>> {
+  /** The preview of a draft for the sample subscriber, speaking `lang` (default: the waitlist's default language). */
+  async preview(
+    scope: Scope,
+    waitlistId: string,
+    draft: Draft,
+    lang?: Language,
+  ): Promise<Result<RenderedMessage>> {
     const waitlist = await this.waitlistOf(scope, waitlistId);
     if (!waitlist.ok) return waitlist;
     const checked = checkDraft(waitlist.value, draft);
     if (!checked.ok) return checked;
-    const preview = previewOf(waitlist.value, draft, this.ctx.urls.appUrl);
+    const words = lang === undefined ? undefined : wordsFor(lang);
+    const preview = previewOf(waitlist.value, draft, this.ctx.urls.appUrl, words);
     // Never so: a draft that passed its check renders.
     return preview ? ok(preview) : refuse(invalid('The message cannot be rendered.', 'body'));
   }
 
   /**
    * The waitlist's own version of a message; or, given a language, what a subscriber in it gets:
-   * the version in it, else the waitlist's own, else our default (domain/message-choice.ts).
+   * the version in it, else the waitlist's own in its default language, else our default
+   * (domain/message-choice.ts).
    */
   async show(
     scope: Scope,
@@ -125,12 +135,14 @@ export class Messages {
     if (!waitlist.ok) return waitlist;
     const { appUrl } = this.ctx.urls;
     const versions = await this.ctx.store.reads.messages.versions(waitlistId, kind);
+    const saved = [...versions.keys()].sort();
     if (lang === undefined) {
       // On or off is the message's, whichever versions are saved (domain/message-choice.ts).
       const message = { ...(versions.get(NEUTRAL) ?? unsaved(kind)), enabled: isOn(versions) };
-      return ok({ ...message, lang: NEUTRAL, preview: previewOf(waitlist.value, message, appUrl) });
+      const preview = previewOf(waitlist.value, message, appUrl);
+      return ok({ ...message, lang: NEUTRAL, versions: saved, preview });
     }
-    const { subject, body, from } = chooseText(kind, lang, versions);
+    const { subject, body, from } = chooseText(kind, lang, versions, waitlist.value.settings.default_lang);
     const shown = {
       kind,
       subject,
@@ -138,7 +150,8 @@ export class Messages {
       enabled: isOn(versions),
       updated_at: versions.get(lang)?.updated_at ?? null,
     };
-    return ok({ ...shown, lang, from, preview: previewOf(waitlist.value, shown, appUrl, wordsFor(lang)) });
+    const preview = previewOf(waitlist.value, shown, appUrl, wordsFor(lang));
+    return ok({ ...shown, lang, from, versions: saved, preview });
   }
 
   async set(

@@ -1,5 +1,7 @@
 /** Reading the dashboard's forms: strings in, typed values or per-field messages out. No I/O. */
+
 import { randomBytes } from 'node:crypto';
+import { isLanguage, type Language } from '@waitlistkit/protocol';
 import { parseList, SETTING_FIELDS } from '../domain/setting-fields.js';
 import type { SettingsPatch, WaitlistSettings } from '../domain/settings.js';
 
@@ -124,6 +126,15 @@ export function parseCount(body: unknown): { raw: string; count: number } {
 /** A one-time token for a form whose second post must do nothing (`Operators.admit`). */
 export function newFormToken(): string {
   return randomBytes(16).toString('base64url');
+}
+
+/**
+ * Which version of a message the editor is on (docs/messages.md#languages): '' for the waitlist's
+ * own (nothing given), a supported tag exactly, or undefined for anything else, refused.
+ */
+export function versionLang(raw: unknown): Language | '' | undefined {
+  if (raw === undefined || raw === '') return '';
+  return isLanguage(raw) ? raw : undefined;
 }
 
 /** The message editor's form as typed (docs/messages.md#the-editor). */

@@ -3,7 +3,9 @@
  * editor of one: subject, body and switch, the merge tags beside it with what each becomes, and
  * the sample subscriber's preview, which the page's script keeps up to date as the operator types.
  */
+import { LANGUAGES, type Language, RTL_LANGUAGES } from '@waitlistkit/protocol';
 import type { ShownMessage } from '../../app/messages.js';
+import type { TextFrom } from '../../domain/message-choice.js';
 import { MERGE_TAGS, type TagValues } from '../../domain/message-template.js';
 import { MESSAGE_KINDS, type MessageKind, type RenderedMessage } from '../../domain/messages.js';
 import type { Waitlist } from '../../domain/records.js';
@@ -12,8 +14,20 @@ import type { MessageForm } from '../forms.js';
 import { Csrf, FieldError, Notice, Table, when } from './parts.js';
 import { dashboardPage, type SignedIn } from './shell.js';
 
-export const messagesPath = (waitlistId: string, kind?: MessageKind) =>
-  `/dashboard/waitlists/${waitlistId}/messages${kind ? `/${kind}` : ''}`;
+/** The messages' page, or one message's editor on a version ('' the waitlist's own). */
+export function messagesPath(
+  waitlistId: string,
+  kind?: MessageKind,
+  lang: Language | '' = '',
+  query: Record<string, string> = {},
+): string {
+  const search = new URLSearchParams({ ...(lang ? { lang } : {}), ...query }).toString();
+  return `/dashboard/waitlists/${waitlistId}/messages${kind ? `/${kind}` : ''}${search ? `?${search}` : ''}`;
+}
+
+/** A language as the (English) dashboard names it: "German (de)". */
+const NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
+export const languageName = (tag: Language) => `${NAMES.of(tag) ?? tag} (${tag})`;
 
 const TITLE: Record<MessageKind, string> = {
   welcome: 'Welcome',
@@ -39,8 +53,14 @@ const MEANS: Record<(typeof MERGE_TAGS)[number], string> = {
   access_url: "the waitlist's Access URL setting",
 };
 
-/** Whether a message is sent, as the list and the editor say it. */
-const stateOf = (m: ShownMessage) => (m.updated_at === null ? 'Not written' : m.enabled ? 'On' : 'Off');
+/** Whether a message is sent, as the list and the editor say it: one switch for all its versions. */
+const stateOf = (m: ShownMessage) => (m.versions?.length ? (m.enabled ? 'On' : 'Off') : 'Not written');
+
+/** The saved versions of a message, as the list says them. */
+function versionsOf(m: ShownMessage, waitlist: Waitlist): string {
+  const own = `own (${waitlist.settings.default_lang})`;
+  return (m.versions ?? []).map((tag) => (tag === '' ? own : tag)).join(', ') || '—';
+}
 
 export function messagesPage(
   who: SignedIn,
@@ -60,7 +80,7 @@ export function messagesPage(
       <section class="card">
         <Table
           caption="Messages sent to subscribers, each off until switched on"
-          columns={['Message', 'State', 'Subject', 'Saved']}
+          columns={['Message', 'State', 'Subject', 'Versions', 'Saved']}
           rows={messages.map((m) => (
             <tr key={m.kind}>
               <td>
@@ -68,6 +88,7 @@ export function messagesPage(
               </td>
               <td>{stateOf(m)}</td>
               <td>{m.subject || '—'}</td>
+              <td>{versionsOf(m, waitlist)}</td>
               <td>{m.updated_at ? when(m.updated_at) : 'never'}</td>
             </tr>
           ))}
@@ -89,6 +110,8 @@ function NoSmtp() {
 export interface EditorProps {
   waitlist: Waitlist;
   kind: MessageKind;
+  /** The version edited: '' the waitlist's own, else a language's (docs/messages.md#languages). */
+  lang: Language | '';
   /** The message as saved. */
   saved: ShownMessage;
   /** What the fields hold: the saved message, or what was typed. */
@@ -104,11 +127,15 @@ export interface EditorProps {
 }
 
 export function messageEditorPage(who: SignedIn, p: EditorProps): Page {
-  const { waitlist, kind, form } = p;
+  const { waitlist, kind, form, lang } = p;
   const admin = who.operator.role === 'admin';
   const errors = p.errors ?? {};
   const invalid = errors.subject !== undefined || errors.body !== undefined;
   const action = messagesPath(waitlist.id, kind);
+  // The fields speak the version's language, so a right-to-left one is typed right to left.
+  const writing = lang
+    ? { lang, dir: RTL_LANGUAGES.includes(lang) ? ('rtl' as const) : ('ltr' as const) }
+    : {};
   return dashboardPage(
     `${TITLE[kind]} message`,
     who,
@@ -118,7 +145,7 @@ export function messageEditorPage(who: SignedIn, p: EditorProps): Page {
         <ul>
           {MESSAGE_KINDS.map((k) => (
             <li key={k}>
-              <a href={messagesPath(waitlist.id, k)} aria-current={k === kind ? 'page' : undefined}>
+              <a href={messagesPath(waitlist.id, k, lang)} aria-current={k === kind ? 'page' : undefined}>
                 {TITLE[k]}
               </a>
             </li>
@@ -129,9 +156,12 @@ export function messageEditorPage(who: SignedIn, p: EditorProps): Page {
         </ul>
       </nav>
       {p.mailWaits ? <NoSmtp /> : null}
+      <Versions waitlist={waitlist} kind={kind} lang={lang} saved={p.saved} />
       <div class="editor">
         <section class="card" aria-labelledby="edit-heading">
-          <h2 id="edit-heading">Edit</h2>
+          <h2 id="edit-heading">
+            Edit {lang ? `the version in ${languageName(lang)}` : 'the waitlist’s own version'}
+          </h2>
           <p class="muted">
             {SENT[kind]} Now: {stateOf(p.saved)}
             {p.saved.updated_at ? <>, saved {when(p.saved.updated_at)}</> : null}.
@@ -152,12 +182,14 @@ export function messageEditorPage(who: SignedIn, p: EditorProps): Page {
           ) : null}
           <form method="post" action={action} id="message-form" data-preview={`${action}/preview`}>
             <Csrf token={who.csrf} />
+            <input type="hidden" name="lang" value={lang} />
             <div class="field">
               <label for="subject">Subject</label>
               <input
                 id="subject"
                 name="subject"
                 value={form.subject}
+                {...writing}
                 aria-invalid={errors.subject ? 'true' : undefined}
                 aria-describedby={errors.subject ? 'subject-help subject-error' : 'subject-help'}
               />
@@ -172,6 +204,7 @@ export function messageEditorPage(who: SignedIn, p: EditorProps): Page {
                 id="body"
                 name="body"
                 rows={12}
+                {...writing}
                 aria-invalid={errors.body ? 'true' : undefined}
                 aria-describedby={errors.body ? 'body-help body-error' : 'body-help'}
               >
@@ -225,6 +258,52 @@ export function messageEditorPage(who: SignedIn, p: EditorProps): Page {
   );
 }
 
+/** What readers of the version get now, in words (domain/message-choice.ts). */
+function fromWords(from: TextFrom | undefined, lang: Language | '', waitlist: Waitlist): string {
+  const name = lang ? languageName(lang) : '';
+  switch (from) {
+    case 'language':
+      return `Readers in ${name} get this waitlist's version in ${name}, below.`;
+    case 'waitlist':
+      return `Readers in ${name} get the waitlist's own version (its default language): saving here makes a version of their own.`;
+    case 'default':
+      return `Readers in ${name} get our default text in ${name}, below: saving makes it this waitlist's version in ${name}.`;
+    default:
+      return `Readers in ${languageName(waitlist.settings.default_lang)}, the waitlist's default language, and those who gave none get this version; readers in another language get their own version, else our default text in their language.`;
+  }
+}
+
+/** Which version the editor is on, with a menu (a plain GET form: no script needed) to change it. */
+function Versions(p: { waitlist: Waitlist; kind: MessageKind; lang: Language | ''; saved: ShownMessage }) {
+  const { waitlist, kind, lang, saved } = p;
+  const has = new Set(saved.versions ?? []);
+  const own = waitlist.settings.default_lang;
+  return (
+    <section class="card" aria-labelledby="versions-heading">
+      <h2 id="versions-heading">Language</h2>
+      <p class="muted">{fromWords(saved.from, lang, waitlist)}</p>
+      <form method="get" action={messagesPath(waitlist.id, kind)} class="inline">
+        <label for="version-lang">Version</label>
+        <select id="version-lang" name="lang">
+          <option value="" selected={lang === ''}>
+            The waitlist's own: {languageName(own)}
+            {has.has('') ? ', saved' : ''}
+          </option>
+          {LANGUAGES.filter((tag) => tag !== own).map((tag) => (
+            <option key={tag} value={tag} selected={tag === lang}>
+              {languageName(tag)}
+              {has.has(tag) ? ', saved' : ''}
+            </option>
+          ))}
+        </select>
+        <button type="submit" class="secondary">
+          Show
+        </button>
+      </form>
+    </section>
+  );
+}
+
 function meaning(waitlist: Waitlist, tag: string): string {
   const known = MERGE_TAGS.find((t) => t === tag);
   if (known) return MEANS[known];
@@ -243,10 +322,14 @@ function Preview({ preview }: { preview: RenderedMessage | null }) {
       </p>
       <dl class="facts">
         <dt>Subject</dt>
-        <dd id="preview-subject">{preview?.subject ?? ''}</dd>
+        <dd id="preview-subject" dir="auto">
+          {preview?.subject ?? ''}
+        </dd>
       </dl>
       <h3>Text part</h3>
-      <pre id="preview-text">{preview?.text ?? ''}</pre>
+      <pre id="preview-text" dir="auto">
+        {preview?.text ?? ''}
+      </pre>
       <h3>HTML part</h3>
       <iframe id="preview-html" title="HTML part of the preview" sandbox="" srcdoc={preview?.html ?? ''} />
     </section>

@@ -3,18 +3,27 @@
  * the widgets people glue on today, from npm, measured in the same run. Then what the view beacon
  * costs the file (issue 25): the file built again by the widget's own configuration with and
  * without `src/core/view.ts` (lib/widget-builds.ts), the first checked to be the shipped file.
+ * Then the languages (issue 26): each locale file's bytes beside the script-tag file, and the
+ * time to an interactive form on a page in German against the same page in English, in Chromium
+ * (lib/language-load.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Benchmark } from '../lib/bench.js';
+import type { Benchmark, Context } from '../lib/bench.js';
 import { gzip9 } from '../lib/gzip.js';
-import { fmtInt, fmtRatio, metCell } from '../lib/stats.js';
+import { timeToLanguage } from '../lib/language-load.js';
+import { fmtInt, fmtMs, fmtRatio, median, metCell } from '../lib/stats.js';
+import type { Row, Section } from '../lib/table.js';
 import { buildWidgetWithAndWithoutView } from '../lib/widget-builds.js';
 
 const require = createRequire(import.meta.url);
 /** Issue 25: the view beacon adds at most this many bytes (gzip -9) to the script-tag file. */
 const BEACON_GOAL = 150;
+/** Issue 26: each locale file at most this many bytes (gzip -9)… */
+const LOCALE_GOAL = 1_000;
+/** …and a page in another language interactive within this factor of the same page in English. */
+const LANGUAGE_GOAL = 1.1;
 const manifest = (dir: string) =>
   JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string };
 
@@ -58,6 +67,7 @@ export default {
     });
     // Cap's widget and its WebAssembly: what a page downloads.
     const cap = others.slice(2).reduce((n, r) => n + r.size, 0);
+    const languages = await languageRows(ctx, shipped, ours.size);
     return {
       sections: [
         {
@@ -91,7 +101,69 @@ export default {
               'its baseline the file without the beacon, its ratio the file ÷ that.',
           ],
         },
+        languages,
       ],
     };
   },
 } satisfies Benchmark;
+
+/** The locale files' sizes, and a German page's time to interactive against an English one's. */
+async function languageRows(ctx: Context, shipped: string, script: number): Promise<Section> {
+  const folder = join(dirname(shipped), 'locales');
+  const sizes = readdirSync(folder)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => ({ file: f, size: gzip9(join(folder, f)).size }))
+    .sort((a, b) => b.size - a.size);
+  const largest = sizes[0];
+  if (!largest) throw new Error(`no locale files in ${folder}: build the widget first`);
+  const sizeRow = (name: string, size: number): Row => ({
+    name,
+    value: `${fmtInt(size)} B`,
+    baseline: `${fmtInt(script)} B`,
+    ratio: fmtRatio(size / script),
+    goal: `≤ ${fmtInt(LOCALE_GOAL)} B`,
+    met: metCell(size <= LOCALE_GOAL),
+  });
+  const rows: Row[] = [
+    sizeRow(`the largest locale file: locales/${largest.file}`, largest.size),
+    sizeRow(`the median of the ${sizes.length} locale files`, median(sizes.map((s) => s.size))),
+  ];
+  const runs = ctx.smoke ? 1 : 15;
+  const noChromium = ctx.lacks('chromium', 'the time to an interactive form in German');
+  if (!noChromium) {
+    ctx.log(`loading a page in English and one in German, ${runs} cold loads each`);
+    const times = await timeToLanguage(ctx.tempDir('languages'), ['en', 'de'], runs);
+    const en = median(times.get('en') ?? []);
+    const de = median(times.get('de') ?? []);
+    rows.push(
+      {
+        name: 'time to an interactive form, `<html lang="en">` (baseline)',
+        value: fmtMs(en),
+        baseline: fmtMs(en),
+        ratio: '1.00×',
+      },
+      {
+        name: 'time to an interactive form in German, `<html lang="de">`',
+        value: fmtMs(de),
+        baseline: fmtMs(en),
+        ratio: fmtRatio(de / en),
+        goal: `≤ ${LANGUAGE_GOAL}×`,
+        met: metCell(de / en <= LANGUAGE_GOAL),
+      },
+    );
+  }
+  return {
+    title: 'Item 2: languages (locale files, and a page in German)',
+    intro:
+      "Each language but English (built into the script-tag file) is a file of its own beside the script, fetched only by a page in that language (docs/languages.md#the-widget). Sizes after gzip -9, beside the script-tag file. Then a landing page with the widget's script tag, in English and in German, loaded in a new Chromium context each time (a cold cache), from the reference server on this machine: the page's clock from navigation start until the form speaks the page's language with its email field in place (for German, once de.json has arrived and the form has switched).",
+    rows,
+    notes: [
+      `Every locale file (bytes after gzip -9): ${sizes.map((s) => `${s.file.replace('.json', '')} ${s.size}`).join(', ')}.`,
+      ...(noChromium
+        ? [noChromium]
+        : [
+            `Time to interactive: median of ${runs} loads of each page, alternating which goes first in each round, after a round not counted (the server's and Chromium's first use). The ratio is German ÷ English.`,
+          ]),
+    ],
+  };
+}

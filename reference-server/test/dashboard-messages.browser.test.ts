@@ -8,7 +8,7 @@ import { chromiumMissing, launchBrowser, type Tenant } from '@waitlistkit/testki
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage, signedIn } from './browser-helpers.js';
-import { addOperator, type Harness, harness, PASSWORD } from './helpers.js';
+import { addOperator, type Harness, harness, messageShow, PASSWORD } from './helpers.js';
 
 let h: Harness;
 let browser: Browser;
@@ -66,14 +66,7 @@ describe.skipIf(chromiumMissing)('the message editor, in Chromium', () => {
       .toContain('`{{nope}}` is not a merge tag');
     expect(page.url()).toBe(`${h.server.url}${editorPath()}`);
     expect(refusedByCsp).toEqual([]);
-    const saved = await h.cli<{ updated_at: string | null }>([
-      'message',
-      'show',
-      '--waitlist',
-      t.waitlistId,
-      '--kind',
-      'welcome',
-    ]);
+    const saved = await h.cli<{ updated_at: string | null }>(messageShow(t.waitlistId));
     expect(saved.updated_at).toBeNull();
     await page.context().close();
   });

@@ -17,7 +17,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settingsValues } from '../src/dashboard/forms.js';
 import type { WaitlistSettings } from '../src/domain/settings.js';
-import { addOperator, Browser, type Harness, harness, until } from './helpers.js';
+import { addOperator, Browser, type Harness, harness, messageShow, until } from './helpers.js';
 
 let smtp: SmtpServer;
 let h: Harness;
@@ -76,14 +76,9 @@ async function editor(role: 'admin' | 'member' = 'admin', t?: Tenant) {
     return { status: res.status, body: (await res.json()) as Record<string, Record<string, string>> };
   };
   const shown = (kind = 'welcome') =>
-    h.cli<{ subject: string; body: string; enabled: boolean; updated_at: string | null }>([
-      'message',
-      'show',
-      '--waitlist',
-      tenant.waitlistId,
-      '--kind',
-      kind,
-    ]);
+    h.cli<{ subject: string; body: string; enabled: boolean; updated_at: string | null }>(
+      messageShow(tenant.waitlistId, kind),
+    );
   return { t: tenant, b, email, path, post, preview, shown };
 }
 
@@ -368,15 +363,9 @@ describe('send me a test', () => {
 
 describe('versions per language (docs/messages.md#languages)', () => {
   const showIn = (t: Tenant, lang?: string) =>
-    h.cli<{ subject: string; body: string; from?: string; versions: string[] }>([
-      'message',
-      'show',
-      '--waitlist',
-      t.waitlistId,
-      '--kind',
-      'welcome',
-      ...(lang ? ['--lang', lang] : []),
-    ]);
+    h.cli<{ subject: string; body: string; from?: string; versions: string[] }>(
+      messageShow(t.waitlistId, 'welcome', lang),
+    );
 
   it('opens a language on our default text in it, saves it as that language’s version, the own one untouched', async () => {
     const { t, b, path, post } = await editor();

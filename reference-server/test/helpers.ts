@@ -40,6 +40,17 @@ export function apiList(server: RunningServer, key: string | undefined, waitlist
   });
 }
 
+/** The arguments of `message show` for a waitlist's message, its version in `lang` when given. */
+export const messageShow = (waitlistId: string, kind = 'welcome', lang?: string): string[] => [
+  'message',
+  'show',
+  '--waitlist',
+  waitlistId,
+  '--kind',
+  kind,
+  ...(lang === undefined ? [] : ['--lang', lang]),
+];
+
 export function apiCreate(server: RunningServer, key: string | undefined, waitlistId: string, body: unknown) {
   return fetch(`${server.url}/v1/api/waitlists/${encodeURIComponent(waitlistId)}/subscribers`, {
     method: 'POST',

@@ -20,7 +20,7 @@ import type { MessageKind } from '../src/domain/messages.js';
 import { wordsFor } from '../src/domain/texts/index.js';
 import { inProcess } from './cli-in-process.js';
 import { sql } from './database.js';
-import { type Harness, harness, ORIGIN, publicPost, until } from './helpers.js';
+import { type Harness, harness, messageShow, ORIGIN, publicPost, until } from './helpers.js';
 
 type ParsedMail = ReceivedMail['parsed'];
 
@@ -241,17 +241,7 @@ describe('the three messages', () => {
     ).toBe(0);
     expect((await setMessage(t, 'welcome', 'de', 'Eigene', 'Eigene Worte.')).code).toBe(0);
     const show = async (lang?: string) =>
-      (
-        await run([
-          'message',
-          'show',
-          '--waitlist',
-          t.waitlistId,
-          '--kind',
-          'welcome',
-          ...(lang ? ['--lang', lang] : []),
-        ])
-      ).json as {
+      (await run(messageShow(t.waitlistId, 'welcome', lang))).json as {
         subject: string;
         lang: string;
         from?: string;
@@ -316,16 +306,7 @@ describe('the three messages', () => {
       const set = await setMessage(t, 'welcome', bad, 'S', 'B');
       expect([set.code, set.error?.code]).toEqual([2, 'usage_error']);
       expect(set.error?.message).toContain('--lang');
-      const show = await run([
-        'message',
-        'show',
-        '--waitlist',
-        t.waitlistId,
-        '--kind',
-        'welcome',
-        '--lang',
-        bad,
-      ]);
+      const show = await run(messageShow(t.waitlistId, 'welcome', bad));
       expect([show.code, show.error?.code]).toEqual([2, 'usage_error']);
     }
     const shown = await run(['message', 'show', '--waitlist', t.waitlistId, '--kind', 'welcome']);

@@ -62,17 +62,18 @@ const views = async (t: Tenant) => (await stats(t)).totals.views;
 
 interface Visit {
   page: Page;
-  /** The views requests the page has sent so far, with their bodies and cookie headers. */
-  sent: { body: string; cookie: string | undefined }[];
+  /** The views requests the page has sent so far, with their bodies and cookie headers (read later). */
+  sent: { body: string; cookie: Promise<string | undefined> }[];
 }
 
 /** A fresh context (no cache, no cookies) on the landing page, once the form is shown. */
 async function visit(path: string, referer?: string): Promise<Visit> {
   const page = await (await browser.newContext()).newPage();
   const sent: Visit['sent'] = [];
-  page.on('request', async (r) => {
+  // Noted as the request is seen: its headers come later, and the count must not wait for them.
+  page.on('request', (r) => {
     if (r.method() === 'POST' && r.url().endsWith('/views'))
-      sent.push({ body: r.postData() ?? '', cookie: (await r.allHeaders()).cookie });
+      sent.push({ body: r.postData() ?? '', cookie: r.allHeaders().then((h) => h.cookie) });
   });
   await page.goto(`${origin}${path}`, { referer });
   await page.locator('waitlist-form >> input[type=email]').waitFor();
@@ -113,7 +114,8 @@ describe.skipIf(chromiumMissing)(
       await page.reload();
       await page.locator('waitlist-form >> input[type=email]').waitFor();
       await expect.poll(() => views(t), { timeout: ARRIVED_MS }).toBe(2);
-      expect(sent.map((s) => s.cookie)).toEqual([undefined, undefined]);
+      await expect.poll(() => sent.length, { timeout: ARRIVED_MS }).toBe(2);
+      expect(await Promise.all(sent.map((s) => s.cookie))).toEqual([undefined, undefined]);
       expect(await page.context().cookies()).toEqual([]);
       // The referring page's host is the channel, as for a sign-up from that page.
       expect((await stats(t)).channels).toEqual([{ channel: 'news.example', views: 2, signups: 0 }]);

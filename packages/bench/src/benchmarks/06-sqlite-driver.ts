@@ -197,7 +197,7 @@ export default {
       assert(created.outcome === 'created', 'the probe sign-up is created');
       const writeShape = recWrite.calls.map((c) => `${c.method}:${c.params.length}`).join(',');
       assert(
-        writeShape === 'run:14',
+        writeShape === 'run:15',
         `store/subscribers.ts now issues ${writeShape} for a sign-up: ${STALE}`,
       );
       // A fresh sign-up without a referral code is one INSERT … SELECT (store/subscribers.ts).
@@ -311,6 +311,7 @@ export default {
         null, // no source
         null, // no source channel: direct
         null, // no variant key: not an address of a listed provider
+        null, // no language of its own: the waitlist's
       ];
       const inserted = (result: { changes: number }) =>
         assert(result.changes === 1, 'a fresh sign-up inserts its row');

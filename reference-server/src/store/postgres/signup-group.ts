@@ -1,0 +1,180 @@
+/**
+ * A group of fresh public sign-ups of one waitlist in one transaction (`Store.signUpFresh`,
+ * groups.ts): their gate tokens redeemed, the waitlist's row locked once, the rows of their
+ * addresses read once, every new row written by one statement, one COMMIT and one WAL flush for
+ * all. What each sign-up does is group-plan.ts's decision, the same as one after another under
+ * the lock (subscribers.ts), so groups of two processes take turns on the row as single sign-ups do.
+ */
+import { generateReferralCode } from '@waitlistkit/protocol';
+import { newCapabilityToken, newId } from '../../domain/ids.js';
+import type { SignupResult, SignupRow } from '../../domain/records.js';
+import { searchText } from '../../domain/search.js';
+import { settingsFromJson } from '../../domain/settings.js';
+import { redeemTokensOfMany } from '../statements/tokens.js';
+import type { FreshSignupInput, FreshSignupResult } from '../store.js';
+import type { Connection } from './connection.js';
+import { postgres } from './dialect.js';
+import { type FoundRow, type GroupInput, planGroup, type Step } from './group-plan.js';
+import { lockWaitlist } from './subscribers.js';
+
+interface Found extends FoundRow {
+  id: string;
+  referral_code: string;
+  status_token: string;
+}
+
+/** The rows already on the waitlist of the group's addresses or variant keys. */
+const FOUND = `SELECT id, referral_code, status_token, email_norm, variant_key, confirm_mailed_us,
+       confirm_token IS NOT NULL AND confirmed_us IS NULL AS unconfirmed
+  FROM subscribers WHERE waitlist_id = $1 AND (email_norm = ANY($2::text[]) OR variant_key = ANY($3::text[]))`;
+
+/**
+ * The new rows, and the waitlist's last seq and join time, in one statement. The addresses are
+ * checked absent under the lock, so a conflict can only be a drawn referral code already taken
+ * (one in a billion per subscriber): that row is not written, and is written again with another.
+ */
+const INSERT = `WITH inserted AS (
+    INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
+        status_token, referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us,
+        fields, source, source_channel, variant_key, lang)
+      SELECT r.id, $1, r.seq, r.email, r.norm, r.search, r.code, r.token, NULL, 0, r.seq, r.joined, r.confirm,
+             CASE WHEN r.confirm IS NULL THEN NULL ELSE r.joined END, r.fields, r.source, r.channel, r.vk, r.lang
+        FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                    $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
+             AS r (id, seq, email, norm, search, code, token, joined, confirm, fields, source, channel, vk, lang)
+       ORDER BY r.seq
+      ON CONFLICT DO NOTHING RETURNING id),
+  advanced AS (UPDATE waitlists SET last_seq = $16, last_joined_us = $17 WHERE id = $1)
+  SELECT id FROM inserted`;
+
+/** The re-sign-ups whose confirmation mail is queued again (a trigger queues it). */
+const MAIL_AGAIN = 'UPDATE subscribers SET confirm_mailed_us = $2 WHERE id = ANY($1::text[])';
+
+interface Draft {
+  id: string;
+  seq: number;
+  joinedUs: number;
+  input: FreshSignupInput;
+  variantKey: string | null;
+  code: string;
+  statusToken: string;
+  confirmToken: string | null;
+}
+
+/** Inserts the drafts, drawing another code for a row whose code was taken, six draws at most. */
+async function insertAll(db: Connection, waitlistId: string, drafts: Draft[], last: [number, number]) {
+  let left = drafts;
+  for (let attempt = 0; left.length > 0; attempt++) {
+    if (attempt === 6) throw new Error('no free referral code after 6 draws');
+    const column = <T>(of: (d: Draft) => T) => left.map(of);
+    const written = await db.all<{ id: string }>(INSERT, [
+      waitlistId,
+      column((d) => d.id),
+      column((d) => d.seq),
+      column((d) => d.input.email),
+      column((d) => d.input.emailNorm),
+      column((d) => searchText(d.input.email)),
+      column((d) => d.code),
+      column((d) => d.statusToken),
+      column((d) => d.joinedUs),
+      column((d) => d.confirmToken),
+      column((d) => d.input.extras?.fields ?? null),
+      column((d) => d.input.extras?.source ?? null),
+      column((d) => d.input.extras?.sourceChannel ?? null),
+      column((d) => d.variantKey),
+      column((d) => d.input.extras?.lang ?? null),
+      ...last,
+    ]);
+    const ids = new Set(written.map((r) => r.id));
+    left = left.filter((d) => !ids.has(d.id));
+    for (const d of left) d.code = generateReferralCode();
+  }
+}
+
+/**
+ * Signs up the group inside the caller's transaction: one answer per input, in order. A sign-up
+ * whose gate token was redeemed first (by anyone, or earlier in the group) writes nothing and
+ * answers `tokens_taken`; the others go on.
+ */
+export async function signUpGroup(
+  db: Connection,
+  waitlistId: string,
+  inputs: readonly FreshSignupInput[],
+  nowUs: number,
+): Promise<FreshSignupResult[]> {
+  const taken = await redeemTokensOfMany(
+    db,
+    postgres,
+    inputs.map((i) => i.tokens ?? []),
+  );
+  const live = inputs.filter((_, i) => taken[i]?.length === 0);
+  const answers = live.length === 0 ? [] : await signUpLive(db, waitlistId, live, nowUs);
+  return taken.map((lost) =>
+    lost.length > 0 ? { outcome: 'tokens_taken', taken: lost } : (answers.shift() as SignupResult),
+  );
+}
+
+async function signUpLive(
+  db: Connection,
+  waitlistId: string,
+  inputs: readonly FreshSignupInput[],
+  nowUs: number,
+): Promise<SignupResult[]> {
+  const waitlist = await lockWaitlist(db, waitlistId);
+  if (!waitlist || waitlist.archived) return inputs.map(() => ({ outcome: 'waitlist_gone' }));
+  const byProvider = settingsFromJson(waitlist.settings).dedupe === 'provider';
+  const planned: GroupInput[] = inputs.map((input) => ({
+    emailNorm: input.emailNorm,
+    waitlistVersion: input.waitlistVersion,
+    variantKey: input.extras?.variantKey ?? null,
+    confirm: input.confirm,
+  }));
+  const variantKeys = byProvider ? planned.flatMap((p) => (p.variantKey === null ? [] : [p.variantKey])) : [];
+  const found = await db.all<Found>(FOUND, [waitlistId, planned.map((p) => p.emailNorm), variantKeys]);
+  const plan = planGroup(
+    {
+      archived: waitlist.archived,
+      version: waitlist.version,
+      lastSeq: waitlist.last_seq,
+      lastJoinedUs: waitlist.last_joined_us,
+      byProvider,
+    },
+    found,
+    planned,
+    nowUs,
+  );
+  const drafts = new Map<number, Draft>();
+  for (const [i, step] of plan.steps.entries()) {
+    if (step.kind !== 'create') continue;
+    const input = inputs[i] as FreshSignupInput;
+    drafts.set(i, {
+      id: newId('subscriber'),
+      seq: step.seq,
+      joinedUs: step.joinedUs,
+      input,
+      variantKey: step.variantKey,
+      code: generateReferralCode(),
+      statusToken: newCapabilityToken(),
+      confirmToken: input.confirm ? newCapabilityToken() : null,
+    });
+  }
+  if (drafts.size > 0) {
+    await insertAll(db, waitlistId, [...drafts.values()], [plan.lastSeq, plan.lastJoinedUs]);
+  }
+  const mailAgain = plan.steps.flatMap((s) => (s.kind === 'found' && s.mailAgain ? [s.row] : []));
+  if (mailAgain.length > 0) await db.run(MAIL_AGAIN, [mailAgain.map((row) => found[row]?.id), nowUs]);
+  const rowOf = (step: Step, i: number): SignupRow | undefined => {
+    if (step.kind === 'gone') return undefined;
+    if (step.kind === 'found') return found[step.row];
+    const draft = drafts.get(step.kind === 'create' ? i : step.input);
+    return draft && { id: draft.id, referral_code: draft.code, status_token: draft.statusToken };
+  };
+  return plan.steps.map((step, i): SignupResult => {
+    if (step.kind === 'gone') return { outcome: 'waitlist_gone' };
+    const row = rowOf(step, i);
+    if (!row) throw new Error('a planned sign-up has no row');
+    const { id, referral_code, status_token } = row;
+    const outcome = step.kind === 'create' ? 'created' : 'matched';
+    return { outcome, subscriber: { id, referral_code, status_token }, credited: undefined };
+  });
+}

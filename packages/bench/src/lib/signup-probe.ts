@@ -25,11 +25,12 @@ interface PostgresDatabase {
 
 interface StoreCode {
   openDatabase(url: string, options: { connections: number }): Promise<PostgresDatabase>;
-  insertOrMatchSubscriber(
+  signUpGroup(
     tx: Tx,
-    input: { waitlistId: string; email: string; emailNorm: string; referralCode: undefined; confirm: false },
+    waitlistId: string,
+    inputs: { waitlistId: string; email: string; emailNorm: string; confirm: false }[],
     nowUs: number,
-  ): Promise<{ outcome: string }>;
+  ): Promise<{ outcome: string }[]>;
   postgresLimiter(
     db: PostgresDatabase,
     name: string,
@@ -40,7 +41,7 @@ interface StoreCode {
 
 const STORE_ENTRY = `
 export { openDatabase } from './store/postgres/database.ts';
-export { insertOrMatchSubscriber } from './store/postgres/subscribers.ts';
+export { signUpGroup } from './store/postgres/signup-group.ts';
 export { postgresLimiter } from './store/postgres/throttles.ts';
 export { slidingWindow } from './domain/throttle.ts';
 `;
@@ -49,7 +50,7 @@ export { slidingWindow } from './domain/throttle.ts';
 interface Timed<T> {
   value: T;
   start: number;
-  /** The first statement with FOR UPDATE or FOR NO KEY UPDATE was sent (its first row lock asked for). */
+  /** The first statement that locks rows (FOR UPDATE, FOR NO KEY UPDATE, an upsert's DO UPDATE) was sent. */
   lock: number;
   /** Its function returned (COMMIT is sent next). */
   fnEnd: number;
@@ -64,7 +65,7 @@ async function timedWrite<T>(write: Write, fn: (tx: Tx) => Promise<T>): Promise<
   let fnEnd = Number.NaN;
   /** `sql` noted (the time of the first locking statement), then `send()` sends it. */
   const mark = <R>(sql: string, send: () => Promise<R>) => {
-    if (Number.isNaN(lock) && /\bFOR (NO KEY )?UPDATE\b/.test(sql)) lock = performance.now();
+    if (Number.isNaN(lock) && /\b(FOR (NO KEY )?UPDATE|DO UPDATE)\b/.test(sql)) lock = performance.now();
     return send();
   };
   const value = await write(async (tx) => {
@@ -81,23 +82,34 @@ async function timedWrite<T>(write: Write, fn: (tx: Tx) => Promise<T>): Promise<
   return { value, start, lock, fnEnd, end: performance.now() };
 }
 
-/** Milliseconds per phase, one entry per sign-up. */
+/** A group's transaction (BEGIN to COMMIT returned), the waitlist row's lock held, and its COMMIT alone. */
+export interface GroupTimings {
+  whole: number[];
+  held: number[];
+  commit: number[];
+}
+
+/** Milliseconds per phase, one entry per round. */
 export interface SignupTimings {
   /** A `SELECT 1` round trip. */
   rtt: number[];
   /** The per-IP throttle's take: its whole transaction, and its row lock held. */
   take: number[];
   takeHeld: number[];
-  /** The sign-up's transaction (BEGIN to COMMIT returned), its row lock held, and its COMMIT alone. */
-  signup: number[];
-  signupHeld: number[];
-  commit: number[];
+  /** A lone sign-up: a group of one. */
+  one: GroupTimings;
+  /** A group of `GROUP` sign-ups, as under load. */
+  group: GroupTimings;
 }
 
+/** The size of the probe's larger group: half of item 4's 50 connections. */
+export const GROUP = 25;
+
 /**
- * `n` sign-ups in turn, each: a round trip (`SELECT 1`), the per-IP throttle's take (a
- * transaction of its own) and the sign-up's transaction. A lock is held from the locking
- * statement sent to COMMIT returned.
+ * `n` rounds, each: a round trip (`SELECT 1`), the per-IP throttle's take (a transaction of its
+ * own), a sign-up alone and a group of `GROUP` sign-ups, each group one transaction of the
+ * server's own code (store/postgres/signup-group.ts). A lock is held from the locking statement
+ * sent to COMMIT returned.
  */
 export async function timeSignupTransactions({
   tmpDir,
@@ -128,7 +140,23 @@ export async function timeSignupTransactions({
       code.slidingWindow,
     );
     const limit = { capacity: 1_000_000, windowMs: 60_000 };
-    const out: SignupTimings = { rtt: [], take: [], takeHeld: [], signup: [], signupHeld: [], commit: [] };
+    const phases = (): GroupTimings => ({ whole: [], held: [], commit: [] });
+    const out: SignupTimings = { rtt: [], take: [], takeHeld: [], one: phases(), group: phases() };
+    let signedUp = 0;
+    const signUp = async (size: number, into: GroupTimings) => {
+      const inputs = Array.from({ length: size }, () => {
+        const email = `probe.${signedUp++}@bench-mail.example`;
+        return { waitlistId, email, emailNorm: email, confirm: false as const };
+      });
+      const s = await timedWrite(db.write, (tx) =>
+        code.signUpGroup(tx, waitlistId, inputs, Date.now() * 1000),
+      );
+      const lost = s.value.find((answer) => answer.outcome !== 'created');
+      if (lost) throw new Error(`sign-up probe: ${lost.outcome}`);
+      into.whole.push(s.end - s.start);
+      into.held.push(s.end - s.lock);
+      into.commit.push(s.end - s.fnEnd);
+    };
     for (let i = 0; i < n; i++) {
       const t0 = performance.now();
       await db.reader.get('SELECT 1');
@@ -138,18 +166,8 @@ export async function timeSignupTransactions({
       if (!lastTake) throw new Error('the throttle took without a write');
       out.take.push(lastTake.end - t1);
       out.takeHeld.push(lastTake.end - lastTake.lock);
-      const email = `probe.${i}@bench-mail.example`;
-      const s = await timedWrite(db.write, (tx) =>
-        code.insertOrMatchSubscriber(
-          tx,
-          { waitlistId, email, emailNorm: email, referralCode: undefined, confirm: false },
-          Date.now() * 1000,
-        ),
-      );
-      if (s.value.outcome !== 'created') throw new Error(`sign-up probe ${i}: ${s.value.outcome}`);
-      out.signup.push(s.end - s.start);
-      out.signupHeld.push(s.end - s.lock);
-      out.commit.push(s.end - s.fnEnd);
+      await signUp(1, out.one);
+      await signUp(GROUP, out.group);
     }
     return out;
   } finally {

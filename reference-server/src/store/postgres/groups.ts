@@ -1,5 +1,5 @@
 /**
- * Group commit for writers that run at once (docs/self-hosting.md#several-servers): inputs of one
+ * Group commit for writers that run at once (docs/self-hosting.md#sign-ups-in-groups): inputs of one
  * key (a waitlist, a throttle) that arrive while a transaction of that key is under way wait for
  * it, and the next transaction takes them all. An idle key starts at once, so a lone request waits
  * for nobody; a busy one pays one transaction, one lock and one WAL flush per group instead of per

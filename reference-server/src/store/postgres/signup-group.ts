@@ -3,7 +3,8 @@
  * groups.ts): their gate tokens redeemed, the waitlist's row locked once, the rows of their
  * addresses read once, every new row written by one statement, one COMMIT and one WAL flush for
  * all. What each sign-up does is group-plan.ts's decision, the same as one after another under
- * the lock (subscribers.ts), so groups of two processes take turns on the row as single sign-ups do.
+ * the lock (subscribers.ts), so groups of two processes take turns on the row as single sign-ups do
+ * (docs/self-hosting.md#sign-ups-in-groups).
  */
 import { generateReferralCode } from '@waitlistkit/protocol';
 import { newCapabilityToken, newId } from '../../domain/ids.js';

@@ -1,0 +1,60 @@
+/**
+ * PostgreSQL's group of sign-ups when the database refuses one of them (store/postgres/index.ts):
+ * the group's transaction fails, and its sign-ups are written again one at a time, so that only
+ * the refused one fails. Through the store itself, since no request can carry such a value (the
+ * protocol bounds an address's length, and the index on addresses refuses one of 300,000
+ * characters). In the PostgreSQL-only list (vitest.config.ts): SQLite's committer fails a group
+ * job whole, and its index takes any length.
+ */
+import { seedTenant, tempDir } from '@waitlistkit/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../src/container.js';
+import type { FreshSignupInput, Store } from '../src/store/store.js';
+import { sql } from './database.js';
+
+const dir = tempDir();
+let store: Store;
+beforeAll(async () => {
+  store = await openStore(dir.db, { oneShot: true });
+});
+afterAll(async () => {
+  await store.close();
+  dir.cleanup();
+});
+
+describe('a group of sign-ups on PostgreSQL', () => {
+  it('writes the others when the database refuses one of them, as if each had come alone', async () => {
+    const { waitlistId } = await seedTenant(dir.db, { waitlist: [] });
+    const signUp = (email: string): FreshSignupInput => ({
+      waitlistId,
+      email,
+      emailNorm: email,
+      confirm: false,
+    });
+    const emails = Array.from({ length: 8 }, (_, i) => `g${i}@example.com`);
+    const refused = `${'x'.repeat(300_000)}@example.com`;
+    // All in one tick: the first is a group of its own (the key was idle), the rest the next group.
+    const answers = await Promise.allSettled([
+      ...emails.slice(0, 4).map((e) => store.signUpFresh(signUp(e))),
+      store.signUpFresh(signUp(refused)),
+      ...emails.slice(4).map((e) => store.signUpFresh(signUp(e))),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([
+      ...emails.slice(0, 4).map(() => 'fulfilled'),
+      'rejected',
+      ...emails.slice(4).map(() => 'fulfilled'),
+    ]);
+    expect(answers.map((a) => a.status === 'fulfilled' && a.value.outcome)).toEqual([
+      ...emails.slice(0, 4).map(() => 'created'),
+      false,
+      ...emails.slice(4).map(() => 'created'),
+    ]);
+    const rows = await sql<{ email: string; seq: number }>(
+      dir.db,
+      'SELECT email, seq FROM subscribers WHERE waitlist_id = ? ORDER BY seq',
+      [waitlistId],
+    );
+    expect(rows.map((r) => r.seq)).toEqual(emails.map((_, i) => i + 1));
+    expect(new Set(rows.map((r) => r.email))).toEqual(new Set(emails));
+  });
+});

@@ -24,10 +24,19 @@ interface Found extends FoundRow {
   status_token: string;
 }
 
-/** The rows already on the waitlist of the group's addresses or variant keys. */
-const FOUND = `SELECT id, referral_code, status_token, email_norm, variant_key, confirm_mailed_us,
-       confirm_token IS NOT NULL AND confirmed_us IS NULL AS unconfirmed
-  FROM subscribers WHERE waitlist_id = $1 AND (email_norm = ANY($2::text[]) OR variant_key = ANY($3::text[]))`;
+/**
+ * The rows already on the waitlist of the group's addresses, and of their variant keys when the
+ * waitlist compares by provider and the group has any (most addresses have none): each half
+ * through its own unique index. As one condition with OR, PostgreSQL read every row of the
+ * waitlist through its waitlist_id index instead and filtered them.
+ */
+const FOUND_COLUMNS = `id, referral_code, status_token, email_norm, variant_key, confirm_mailed_us,
+  confirm_token IS NOT NULL AND confirmed_us IS NULL AS unconfirmed`;
+const FOUND = `SELECT ${FOUND_COLUMNS} FROM subscribers WHERE waitlist_id = $1 AND email_norm = ANY($2::text[])`;
+const FOUND_WITH_VARIANTS = `${FOUND}
+  UNION
+  SELECT ${FOUND_COLUMNS} FROM subscribers
+   WHERE waitlist_id = $1 AND variant_key IS NOT NULL AND variant_key = ANY($3::text[])`;
 
 /**
  * The new rows, and the waitlist's last seq and join time, in one statement. The addresses are
@@ -131,7 +140,10 @@ async function signUpLive(
     confirm: input.confirm,
   }));
   const variantKeys = byProvider ? planned.flatMap((p) => (p.variantKey === null ? [] : [p.variantKey])) : [];
-  const found = await db.all<Found>(FOUND, [waitlistId, planned.map((p) => p.emailNorm), variantKeys]);
+  const norms = planned.map((p) => p.emailNorm);
+  const found = await (variantKeys.length === 0
+    ? db.all<Found>(FOUND, [waitlistId, norms])
+    : db.all<Found>(FOUND_WITH_VARIANTS, [waitlistId, norms, variantKeys]));
   const plan = planGroup(
     {
       archived: waitlist.archived,

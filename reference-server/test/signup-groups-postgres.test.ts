@@ -3,22 +3,28 @@
  * the group's transaction fails, and its sign-ups are written again one at a time, so that only
  * the refused one fails. Through the store itself, since no request can carry such a value (the
  * protocol bounds an address's length, and the index on addresses refuses one of 300,000
- * characters). In the PostgreSQL-only list (vitest.config.ts): SQLite's committer fails a group
- * job whole, and its index takes any length.
+ * characters). And the statements a group sends with its BEGIN and COMMIT, their parameters written
+ * in as literals: the same values as sent apart. In the PostgreSQL-only list (vitest.config.ts):
+ * SQLite's committer fails a group job whole, and its index takes any length.
  */
 import { seedTenant, tempDir } from '@waitlistkit/testkit';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/container.js';
+import { type Database, openDatabase } from '../src/store/postgres/database.js';
 import type { FreshSignupInput, Store } from '../src/store/store.js';
 import { sql } from './database.js';
 
 const dir = tempDir();
 let store: Store;
+let db: Database;
 beforeAll(async () => {
   store = await openStore(dir.db, { oneShot: true });
+  db = await openDatabase(dir.db, { connections: 2 });
 });
 afterAll(async () => {
   await store.close();
+  await db.close();
   dir.cleanup();
 });
 
@@ -56,5 +62,20 @@ describe('a group of sign-ups on PostgreSQL', () => {
     );
     expect(rows.map((r) => r.seq)).toEqual(emails.map((_, i) => i + 1));
     expect(new Set(rows.map((r) => r.email))).toEqual(new Set(emails));
+  });
+});
+
+describe("a group's statements sent as one text (Connection.batch)", () => {
+  it('carry any text, number and array as parameters would', async () => {
+    const text = fc.string({ unit: 'grapheme', maxLength: 20 });
+    const values = fc.tuple(text, fc.array(fc.option(text, { nil: null }), { maxLength: 5 }), fc.integer());
+    await fc.assert(
+      fc.asyncProperty(values, async (params) => {
+        const sql = 'SELECT $1::text AS one, $2::text[] AS many, $3::bigint AS n';
+        const batched = await db.writeFramed([[sql, params]], async (_, opened) => ({ value: opened[0] }));
+        expect(batched).toEqual(await db.reader.all(sql, params));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

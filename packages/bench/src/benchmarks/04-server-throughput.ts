@@ -409,9 +409,9 @@ function postgresSections({
     baseline: fmtMs(rtt),
     ratio: fmtRatio(median(values) / rtt),
   });
-  const heldOne = median(probe.one.held);
-  const heldGroup = median(probe.group.held);
-  const takeHeld = median(probe.takeHeld);
+  const heldOne = median(probe.one.whole);
+  const heldGroup = median(probe.group.whole);
+  const takeHeld = median(probe.take.whole);
   const onSqlite = ratioTo('4a-pg', '4a');
   const twoToOne = ratioTo('4a-pg2', '4a-pg');
   const cpuOf = (id: RowId) => med(id, 'cpuPerRequestUs') + med(id, 'pgCpuPerRequestUs');
@@ -489,9 +489,11 @@ function postgresSections({
         `${probe.rtt.length} rounds with the server's own PostgreSQL store code (bundled from its source), on the ` +
         '1-process database while its server is idle, each: a throttle take (a group of one), a sign-up alone ' +
         `(a group of one) and a group of ${GROUP} sign-ups; p50 and p99. Baseline: a \`SELECT 1\` round trip on ` +
-        'the same pool. "Held" runs from the locking statement sent to COMMIT returned: PostgreSQL releases row ' +
-        "locks only once the commit is done, for a durable commit once its WAL is flushed: a group's flush is " +
-        "inside its hold, the takes' commits do not wait for theirs.",
+        'the same pool. Each is one transaction of two round trips: its first statements sent with BEGIN (the ' +
+        "waitlist's row locked and the group's addresses looked up; the throttle rows locked and read), its last " +
+        'with COMMIT (the new rows; the new states). Its row locks are asked for in the first and released when ' +
+        'the COMMIT returns, for a durable commit once its WAL is flushed: the whole transaction is the hold. The ' +
+        "takes' commits do not wait for the flush.",
       columns: [
         { key: 'name', header: 'phase' },
         { key: 'value', header: 'p50' },
@@ -501,21 +503,22 @@ function postgresSections({
       ],
       rows: [
         probeRow('`SELECT 1` round trip (baseline)', probe.rtt),
-        probeRow('per-IP throttle take: whole transaction (4 round trips)', probe.take),
-        probeRow('per-IP throttle take: its row lock held (upsert → COMMIT returned)', probe.takeHeld),
-        probeRow('a sign-up alone: whole transaction (5 round trips)', probe.one.whole),
+        probeRow('per-IP throttle take: whole transaction, its row lock held', probe.take.whole),
+        probeRow('per-IP throttle take: its last round trip (the state, COMMIT)', probe.take.commit),
+        probeRow("a sign-up alone: whole transaction, the waitlist row's lock held", probe.one.whole),
         probeRow(
-          "a sign-up alone: the waitlist row's lock held (FOR NO KEY UPDATE → COMMIT returned)",
-          probe.one.held,
+          'a sign-up alone: its last round trip (the row, COMMIT with its WAL flush)',
+          probe.one.commit,
         ),
-        probeRow('a sign-up alone: its COMMIT (WAL flush)', probe.one.commit),
-        probeRow(`a group of ${GROUP}: whole transaction (5 round trips)`, probe.group.whole),
-        probeRow(`a group of ${GROUP}: the waitlist row's lock held`, probe.group.held),
-        probeRow(`a group of ${GROUP}: its COMMIT (WAL flush)`, probe.group.commit),
+        probeRow(`a group of ${GROUP}: whole transaction, the lock held`, probe.group.whole),
+        probeRow(
+          `a group of ${GROUP}: its last round trip (the rows, COMMIT with its WAL flush)`,
+          probe.group.commit,
+        ),
       ],
       notes: [
         "One waitlist: its groups take its row's lock one after another, whichever instance they reach, and each " +
-          'holds it for three round trips (the lock, the facts, the insert) and a COMMIT with its WAL flush, ' +
+          'holds it for two round trips, the second with its WAL flush, ' +
           `whatever its size: ${fmtMs(heldOne)} for one sign-up here unloaded, ${fmtMs(heldGroup)} for ${GROUP}. ` +
           `So one hot waitlist is no longer bounded by 1 ÷ the hold (${fmtInt(1000 / heldOne)}/s): a group carries ` +
           `what arrived during the last one, about ${fmtInt((GROUP * 1000) / heldGroup)}/s at groups of ${GROUP}, ` +

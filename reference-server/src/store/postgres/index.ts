@@ -43,7 +43,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const db = await openDatabase(url, { connections: options.connections ?? 10 });
   const { nowMicros } = options;
   const signUpOf = (waitlistId: string, inputs: readonly FreshSignupInput[]) =>
-    db.write((tx) => signUpGroup(tx, waitlistId, inputs, nowMicros()));
+    signUpGroup(db, waitlistId, inputs, nowMicros);
   // Fresh sign-ups of a waitlist arriving while its last group is written make the next group:
   // one transaction, one lock of its row and one WAL flush for all (signup-group.ts).
   const signUps = new Groups<FreshSignupInput, FreshSignupResult>(async (waitlistId, inputs) => {

@@ -13,10 +13,11 @@ import { searchText } from '../../domain/search.js';
 import { settingsFromJson } from '../../domain/settings.js';
 import { redeemTokensOfMany } from '../statements/tokens.js';
 import type { FreshSignupInput, FreshSignupResult } from '../store.js';
-import type { Connection } from './connection.js';
+import type { Statement } from './connection.js';
+import type { Database } from './database.js';
 import { postgres } from './dialect.js';
 import { type FoundRow, type GroupInput, planGroup, type Step } from './group-plan.js';
-import { lockWaitlist } from './subscribers.js';
+import { LOCK_WAITLIST, type LockedWaitlist } from './subscribers.js';
 
 interface Found extends FoundRow {
   id: string;
@@ -39,23 +40,22 @@ const FOUND_WITH_VARIANTS = `${FOUND}
    WHERE waitlist_id = $1 AND variant_key IS NOT NULL AND variant_key = ANY($3::text[])`;
 
 /**
- * The new rows, and the waitlist's last seq and join time, in one statement. The addresses are
- * checked absent under the lock, so a conflict can only be a drawn referral code already taken
- * (one in a billion per subscriber): that row is not written, and is written again with another.
+ * The new rows, sent with the group's COMMIT. The addresses are checked absent under the lock, so
+ * the statement can only fail on a drawn referral code already taken (one in a billion per
+ * subscriber): the group's transaction is then undone, and its sign-ups written again one at a
+ * time (index.ts), with codes drawn anew.
  */
-const INSERT = `WITH inserted AS (
-    INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
-        status_token, referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us,
-        fields, source, source_channel, variant_key, lang)
-      SELECT r.id, $1, r.seq, r.email, r.norm, r.search, r.code, r.token, NULL, 0, r.seq, r.joined, r.confirm,
-             CASE WHEN r.confirm IS NULL THEN NULL ELSE r.joined END, r.fields, r.source, r.channel, r.vk, r.lang
-        FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                    $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
-             AS r (id, seq, email, norm, search, code, token, joined, confirm, fields, source, channel, vk, lang)
-       ORDER BY r.seq
-      ON CONFLICT DO NOTHING RETURNING id),
-  advanced AS (UPDATE waitlists SET last_seq = $16, last_joined_us = $17 WHERE id = $1)
-  SELECT id FROM inserted`;
+const INSERT = `INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
+    status_token, referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us,
+    fields, source, source_channel, variant_key, lang)
+  SELECT r.id, $1, r.seq, r.email, r.norm, r.search, r.code, r.token, NULL, 0, r.seq, r.joined, r.confirm,
+         CASE WHEN r.confirm IS NULL THEN NULL ELSE r.joined END, r.fields, r.source, r.channel, r.vk, r.lang
+    FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
+         AS r (id, seq, email, norm, search, code, token, joined, confirm, fields, source, channel, vk, lang)
+   ORDER BY r.seq`;
+
+const ADVANCE = 'UPDATE waitlists SET last_seq = $2, last_joined_us = $3 WHERE id = $1';
 
 /** The re-sign-ups whose confirmation mail is queued again (a trigger queues it). */
 const MAIL_AGAIN = 'UPDATE subscribers SET confirm_mailed_us = $2 WHERE id = ANY($1::text[])';
@@ -71,13 +71,11 @@ interface Draft {
   confirmToken: string | null;
 }
 
-/** Inserts the drafts, drawing another code for a row whose code was taken, six draws at most. */
-async function insertAll(db: Connection, waitlistId: string, drafts: Draft[], last: [number, number]) {
-  let left = drafts;
-  for (let attempt = 0; left.length > 0; attempt++) {
-    if (attempt === 6) throw new Error('no free referral code after 6 draws');
-    const column = <T>(of: (d: Draft) => T) => left.map(of);
-    const written = await db.all<{ id: string }>(INSERT, [
+function insertOf(waitlistId: string, drafts: readonly Draft[]): Statement {
+  const column = <T>(of: (d: Draft) => T) => drafts.map(of);
+  return [
+    INSERT,
+    [
       waitlistId,
       column((d) => d.id),
       column((d) => d.seq),
@@ -93,45 +91,63 @@ async function insertAll(db: Connection, waitlistId: string, drafts: Draft[], la
       column((d) => d.input.extras?.sourceChannel ?? null),
       column((d) => d.variantKey),
       column((d) => d.input.extras?.lang ?? null),
-      ...last,
-    ]);
-    const ids = new Set(written.map((r) => r.id));
-    left = left.filter((d) => !ids.has(d.id));
-    for (const d of left) d.code = generateReferralCode();
-  }
+    ],
+  ];
 }
 
 /**
- * Signs up the group inside the caller's transaction: one answer per input, in order. A sign-up
- * whose gate token was redeemed first (by anyone, or earlier in the group) writes nothing and
- * answers `tokens_taken`; the others go on.
+ * Signs up the group in one transaction of two round trips when no gate token is involved: the
+ * waitlist's lock and the rows of the group's addresses with its BEGIN, the new rows with its
+ * COMMIT. One answer per input, in order. A sign-up whose gate token was redeemed first (by
+ * anyone, or earlier in the group) writes nothing and answers `tokens_taken`; the others go on.
  */
-export async function signUpGroup(
-  db: Connection,
+export function signUpGroup(
+  db: Database,
   waitlistId: string,
   inputs: readonly FreshSignupInput[],
-  nowUs: number,
+  nowMicros: () => number,
 ): Promise<FreshSignupResult[]> {
-  const taken = await redeemTokensOfMany(
-    db,
-    postgres,
-    inputs.map((i) => i.tokens ?? []),
-  );
-  const live = inputs.filter((_, i) => taken[i]?.length === 0);
-  const answers = live.length === 0 ? [] : await signUpLive(db, waitlistId, live, nowUs);
-  return taken.map((lost) =>
-    lost.length > 0 ? { outcome: 'tokens_taken', taken: lost } : (answers.shift() as SignupResult),
-  );
+  const norms = inputs.map((i) => i.emailNorm);
+  // Variant keys count only where the waitlist compares by provider, known once it is locked:
+  // any the group has are looked up, and the plan ignores them on a waitlist that does not.
+  const variantKeys = inputs.flatMap((i) => (i.extras?.variantKey ? [i.extras.variantKey] : []));
+  const found: Statement =
+    variantKeys.length === 0
+      ? [FOUND, [waitlistId, norms]]
+      : [FOUND_WITH_VARIANTS, [waitlistId, norms, variantKeys]];
+  return db.writeFramed([[LOCK_WAITLIST, [waitlistId]], found], async (tx, [locked = [], rows = []]) => {
+    const taken = await redeemTokensOfMany(
+      tx,
+      postgres,
+      inputs.map((i) => i.tokens ?? []),
+    );
+    const live = inputs.filter((_, i) => taken[i]?.length === 0);
+    const { answers, closing } = signUpLive(
+      waitlistId,
+      locked[0] as LockedWaitlist | undefined,
+      rows as Found[],
+      live,
+      nowMicros(),
+    );
+    const value = taken.map(
+      (lost): FreshSignupResult =>
+        lost.length > 0 ? { outcome: 'tokens_taken', taken: lost } : (answers.shift() as SignupResult),
+    );
+    return { value, closing };
+  });
 }
 
-async function signUpLive(
-  db: Connection,
+/** The answers of the group's sign-ups whose tokens were free, and the statements that write them. */
+function signUpLive(
   waitlistId: string,
+  waitlist: LockedWaitlist | undefined,
+  found: readonly Found[],
   inputs: readonly FreshSignupInput[],
   nowUs: number,
-): Promise<SignupResult[]> {
-  const waitlist = await lockWaitlist(db, waitlistId);
-  if (!waitlist || waitlist.archived) return inputs.map(() => ({ outcome: 'waitlist_gone' }));
+): { answers: SignupResult[]; closing: Statement[] } {
+  if (!waitlist || waitlist.archived) {
+    return { answers: inputs.map(() => ({ outcome: 'waitlist_gone' })), closing: [] };
+  }
   const byProvider = settingsFromJson(waitlist.settings).dedupe === 'provider';
   const planned: GroupInput[] = inputs.map((input) => ({
     emailNorm: input.emailNorm,
@@ -139,11 +155,6 @@ async function signUpLive(
     variantKey: input.extras?.variantKey ?? null,
     confirm: input.confirm,
   }));
-  const variantKeys = byProvider ? planned.flatMap((p) => (p.variantKey === null ? [] : [p.variantKey])) : [];
-  const norms = planned.map((p) => p.emailNorm);
-  const found = await (variantKeys.length === 0
-    ? db.all<Found>(FOUND, [waitlistId, norms])
-    : db.all<Found>(FOUND_WITH_VARIANTS, [waitlistId, norms, variantKeys]));
   const plan = planGroup(
     {
       archived: waitlist.archived,
@@ -171,18 +182,20 @@ async function signUpLive(
       confirmToken: input.confirm ? newCapabilityToken() : null,
     });
   }
+  const closing: Statement[] = [];
   if (drafts.size > 0) {
-    await insertAll(db, waitlistId, [...drafts.values()], [plan.lastSeq, plan.lastJoinedUs]);
+    closing.push(insertOf(waitlistId, [...drafts.values()]));
+    closing.push([ADVANCE, [waitlistId, plan.lastSeq, plan.lastJoinedUs]]);
   }
-  const mailAgain = plan.steps.flatMap((s) => (s.kind === 'found' && s.mailAgain ? [s.row] : []));
-  if (mailAgain.length > 0) await db.run(MAIL_AGAIN, [mailAgain.map((row) => found[row]?.id), nowUs]);
+  const mailAgain = plan.steps.flatMap((s) => (s.kind === 'found' && s.mailAgain ? [found[s.row]?.id] : []));
+  if (mailAgain.length > 0) closing.push([MAIL_AGAIN, [mailAgain, nowUs]]);
   const rowOf = (step: Step, i: number): SignupRow | undefined => {
     if (step.kind === 'gone') return undefined;
     if (step.kind === 'found') return found[step.row];
     const draft = drafts.get(step.kind === 'create' ? i : step.input);
     return draft && { id: draft.id, referral_code: draft.code, status_token: draft.statusToken };
   };
-  return plan.steps.map((step, i): SignupResult => {
+  const answers = plan.steps.map((step, i): SignupResult => {
     if (step.kind === 'gone') return { outcome: 'waitlist_gone' };
     const row = rowOf(step, i);
     if (!row) throw new Error('a planned sign-up has no row');
@@ -190,4 +203,5 @@ async function signUpLive(
     const outcome = step.kind === 'create' ? 'created' : 'matched';
     return { outcome, subscriber: { id, referral_code, status_token }, credited: undefined };
   });
+  return { answers, closing };
 }

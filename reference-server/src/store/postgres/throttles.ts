@@ -6,13 +6,14 @@
  *
  * Takes are written in groups (groups.ts): those of one limiter that arrive while its last group
  * is being written share the next transaction. It makes each key's row exist and locks it (one
- * statement for all the group's keys), applies the rule to each request in turn, and writes the
- * states back (one statement). So takes of one key from any number of processes see each other's
- * states, one after the other, and a group costs four round trips whatever its size: with one
- * transaction per take, a sign-up's two takes cost more of the database than the sign-up itself.
+ * statement for all the group's keys, sent with its BEGIN), applies the rule to each request in
+ * turn, and writes the states back (one statement, sent with its COMMIT). So takes of one key from
+ * any number of processes see each other's states, one after the other, and a group costs two
+ * round trips whatever its size: with a transaction per take, a sign-up's two takes cost more of
+ * the database than the sign-up itself.
  * Each row also stores when its state goes idle, and a sweep deletes the rows past it.
  *
- * Its COMMIT does not wait for the disk (`writeUnflushed`): counts need no durability (a crash
+ * Its COMMIT does not wait for the disk (`flushed: false`): counts need no durability (a crash
  * that forgets the last of them only makes a throttle more lenient for a moment, which the port
  * allows, as a restart does on SQLite), and PostgreSQL holds a row lock until its commit is
  * flushed, so a durable take would keep the key locked for a WAL flush, and every public sign-up
@@ -20,7 +21,6 @@
  */
 import type { Limit, Rule, Take } from '../../domain/throttle.js';
 import type { Limiter } from '../limiter.js';
-import type { Connection } from './connection.js';
 import type { Database } from './database.js';
 import { Groups } from './groups.js';
 
@@ -54,43 +54,49 @@ const STORE = `UPDATE throttles AS t SET state = u.state, idle_at = u.idle_at
  WHERE t.limiter = $1 AND t.key = u.key`;
 
 /**
- * The takes of a group in one transaction: every key locked and read, the rule applied to each
- * request in turn (a key taken twice sees its first take's state), the states written back.
+ * The takes of a group in one transaction of two round trips: every key locked and read with its
+ * BEGIN; the rule applied to each request in turn (a key taken twice sees its first take's state);
+ * the states written back with its COMMIT.
  */
-async function takeAll<S>(
-  db: Connection,
+function takeAll<S>(
+  db: Database,
   name: string,
   rule: Rule<S>,
   requests: readonly Request[],
 ): Promise<Take<S>[]> {
   const keys = [...new Set(requests.map((r) => r.key))].sort();
-  const rows = await db.all<{ key: string; state: string | null }>(LOCK, [name, keys]);
-  const states = new Map<string, S | undefined>(
-    rows.map((row) => [row.key, row.state == null ? undefined : (JSON.parse(row.state) as S)]),
+  return db.writeFramed(
+    [[LOCK, [name, keys]]],
+    async (_, [rows = []]) => {
+      const states = new Map<string, S | undefined>(
+        (rows as { key: string; state: string | null }[]).map((row) => [
+          row.key,
+          row.state == null ? undefined : (JSON.parse(row.state) as S),
+        ]),
+      );
+      const idle = new Map<string, number>();
+      const takes = requests.map(({ key, now, limit }) => {
+        const take = rule.take(states.get(key), now, limit);
+        states.set(key, take.state);
+        idle.set(key, Math.ceil(idleAt(take, now, limit)));
+        return take;
+      });
+      const stored = [
+        name,
+        keys,
+        keys.map((k) => JSON.stringify(states.get(k))),
+        keys.map((k) => idle.get(k)),
+      ];
+      return { value: takes, closing: [[STORE, stored]] };
+    },
+    { flushed: false },
   );
-  const idle = new Map<string, number>();
-  const takes = requests.map(({ key, now, limit }) => {
-    const take = rule.take(states.get(key), now, limit);
-    states.set(key, take.state);
-    idle.set(key, Math.ceil(idleAt(take, now, limit)));
-    return take;
-  });
-  await db.run(STORE, [
-    name,
-    keys,
-    keys.map((k) => JSON.stringify(states.get(k))),
-    keys.map((k) => idle.get(k)),
-  ]);
-  return takes;
 }
 
 export function postgresLimiter<S>(db: Database, name: string, rule: Rule<S>): Limiter<S> {
   // Takes arriving while the limiter's last group is written make the next group.
   const takes = new Groups<Request, Take<S>>(async (_, requests) =>
-    (await db.writeUnflushed((tx) => takeAll(tx, name, rule, requests))).map((value) => ({
-      ok: true,
-      value,
-    })),
+    (await takeAll(db, name, rule, requests)).map((value) => ({ ok: true, value })),
   );
   return {
     take: (key, now, limit) => takes.join(name, { key, now, limit }),

@@ -4,7 +4,8 @@
  * the refused one fails. Through the store itself, since no request can carry such a value (the
  * protocol bounds an address's length, and the index on addresses refuses one of 300,000
  * characters). And the statements a group sends with its BEGIN and COMMIT, their parameters written
- * in as literals: the same values as sent apart. In the PostgreSQL-only list (vitest.config.ts):
+ * in as literals: the same values as sent apart; and the lookup that travels with the lock, which
+ * must see what the lock's previous holder committed. In the PostgreSQL-only list (vitest.config.ts):
  * SQLite's committer fails a group job whole, and its index takes any length.
  */
 import { seedTenant, tempDir } from '@waitlistkit/testkit';
@@ -12,8 +13,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/container.js';
 import { type Database, openDatabase } from '../src/store/postgres/database.js';
+import { LOCK_WAITLIST } from '../src/store/postgres/subscribers.js';
 import type { FreshSignupInput, Store } from '../src/store/store.js';
 import { sql } from './database.js';
+import { until } from './helpers.js';
 
 const dir = tempDir();
 let store: Store;
@@ -77,5 +80,46 @@ describe("a group's statements sent as one text (Connection.batch)", () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("a group's lookup, sent with its BEGIN and its lock", () => {
+  it('sees what the previous holder of the lock committed while it waited', async () => {
+    const { waitlistId } = await seedTenant(dir.db, { waitlist: [] });
+    const other = await openDatabase(dir.db, { connections: 1 });
+    try {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let inserted = false;
+      const holder = other.write(async (tx) => {
+        await tx.get(LOCK_WAITLIST, [waitlistId]);
+        await tx.run("INSERT INTO meta (key, value) VALUES ($1, 'committed by the holder')", [waitlistId]);
+        inserted = true;
+        await released;
+      });
+      await until('the holder to insert under the lock', () => inserted);
+      const waiter = db.writeFramed(
+        [
+          [LOCK_WAITLIST, [waitlistId]],
+          ['SELECT value FROM meta WHERE key = $1', [waitlistId]],
+        ],
+        async (_, [, rows]) => ({ value: rows }),
+      );
+      // The waiter is blocked on the row's lock before the holder commits.
+      await until('the waiter to wait for the lock', async () => {
+        const [row] = await sql<{ n: number }>(
+          dir.db,
+          "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+        );
+        return (row?.n ?? 0) > 0;
+      });
+      release();
+      await holder;
+      expect(await waiter).toEqual([{ value: 'committed by the holder' }]);
+    } finally {
+      await other.close();
+    }
   });
 });

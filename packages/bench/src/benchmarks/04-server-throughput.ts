@@ -466,17 +466,19 @@ function postgresSections({
           "`<waitlist>|<ip>`), the sign-up (a row in `subscribers`, the waitlist's `last_seq` and `last_joined_us` " +
           "advanced), and the `pow_accepted` counter's take (a second `throttles` row of the same waitlist and " +
           'address). Each is grouped in the process (store/postgres/groups.ts): the requests that arrive while ' +
-          'the last transaction of their waitlist (or throttle) is under way share the next one. A group of ' +
-          "sign-ups locks the waitlist's row once, reads the rows of its addresses once, inserts every new row with " +
-          'one statement and commits once, durably (synchronous_commit on: no 202 before its COMMIT returned); a ' +
-          'group of takes locks and reads its keys with one upsert and writes them back with one UPDATE, committed ' +
-          'without waiting for the disk (counts may be forgotten in a crash, as SQLite forgets them in a restart). ' +
+          'the last transaction of their waitlist (or throttle) is under way share the next one, of two round ' +
+          "trips. A group of sign-ups locks the waitlist's row and reads the rows of its addresses with its BEGIN, " +
+          'and inserts every new row with one statement sent with its COMMIT, durable (synchronous_commit on: no ' +
+          '202 before the COMMIT returned); a group of takes locks and reads its keys with one upsert sent with its ' +
+          'BEGIN and writes them back with one UPDATE sent with its COMMIT, which does not wait for the disk ' +
+          '(counts may be forgotten in a crash, as SQLite forgets them in a restart). ' +
           'So the round trips, the lock waits and the WAL flushes are paid per group, not per sign-up, as on ' +
           'SQLite, where the sign-ups waiting for the writer share one statement and one fsync.',
         'This machine has 2 cores, shared by wrk, the server processes, PostgreSQL and whatever else runs: a second ' +
-          'process adds no core, only a second event loop competing for them, so 2 ÷ 1 process shows that a second ' +
-          `process costs nothing (${fmtRatio(twoToOne)}), not scaling: the two processes' groups take turns on the ` +
-          "waitlist's row, each group as large as what arrived at its process meanwhile. All of it in CPU per " +
+          'process adds no core, only a second event loop competing for them, so 2 ÷ 1 process ' +
+          `(${fmtRatio(twoToOne)}) shows what a second process costs, not scaling: the two processes' groups take ` +
+          "turns on the waitlist's row, each as large as what arrived at its process meanwhile, of half the " +
+          'connections: smaller groups, so more transactions per sign-up. All of it in CPU per ' +
           `sign-up: ${fmtUs(cpuOf('4a-pg'))} with 1 process, ${fmtUs(cpuOf('4a-pg2'))} with 2 (server and ` +
           `PostgreSQL), against ${fmtUs(med('4a', 'cpuPerRequestUs'))} on SQLite. wrk sends from one address, so ` +
           'the two throttle rows are as hot as the waitlist row here; in production they are shared only by ' +

@@ -4,7 +4,7 @@
  * on both engines.
  */
 import { describe, expect, it } from 'vitest';
-import { numbered } from '../src/store/postgres/connection.js';
+import { inlined, numbered } from '../src/store/postgres/connection.js';
 
 describe("PostgreSQL's numbering of SQLite's placeholders", () => {
   it('numbers bare ones in order, and keeps the number of numbered ones', () => {
@@ -25,5 +25,27 @@ describe("PostgreSQL's numbering of SQLite's placeholders", () => {
       `SELECT '?', 'it''s ?', "a?b", $1 -- why?\n FROM t /* ?1 */ WHERE x = $2`,
     );
     expect(numbered('SELECT $1::bigint[]')).toBe('SELECT $1::bigint[]');
+  });
+});
+
+describe("PostgreSQL's parameters written in as literals (a batch of statements in one round trip)", () => {
+  it('writes text quoted, numbers, booleans and NULL as they are, and arrays as array literals', () => {
+    expect(inlined('SELECT $1, $2, $3, $4, $2', ["it's", 42, true, null])).toBe(
+      "SELECT 'it''s', 42, true, NULL, 42",
+    );
+    expect(
+      inlined('SELECT $1::text[], $2::bigint[]', [
+        ['a', 'b "c"', null, 'd\\e'],
+        [1, 2],
+      ]),
+    ).toBe(`SELECT  E'{"a","b \\\\"c\\\\"",NULL,"d\\\\\\\\e"}'::text[], '{1,2}'::bigint[]`);
+  });
+
+  it('leaves quoted text, quoted names and comments alone, and refuses what has no literal', () => {
+    expect(inlined(`SELECT '$1', "$1", $1 -- $1\n /* $1 */`, ['x'])).toBe(
+      `SELECT '$1', "$1", 'x' -- $1\n /* $1 */`,
+    );
+    expect(() => inlined('SELECT $1', [Number.NaN])).toThrow(/finite/);
+    expect(() => inlined('SELECT $1', [{}])).toThrow(/no literal/);
   });
 });

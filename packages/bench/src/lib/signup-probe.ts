@@ -6,30 +6,29 @@
 import { join } from 'node:path';
 import { importServerSource } from './server-source.js';
 
-/** A statement runner of the server's PostgreSQL store (store/postgres/database.ts's transaction handle). */
-interface Tx {
-  run(sql: string, params?: readonly unknown[]): Promise<unknown>;
-  get(sql: string, params?: readonly unknown[]): Promise<unknown>;
-  all(sql: string, params?: readonly unknown[]): Promise<unknown>;
-  exec(sql: string): Promise<unknown>;
-}
+type Statement = readonly [string, (readonly unknown[])?];
 
-type Write = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
+/** A framed write's function: its value, and the statements its COMMIT carries. */
+type FramedFn<T> = (
+  tx: unknown,
+  opened: unknown[][],
+) => Promise<{ value: T; closing?: readonly Statement[] }>;
 
+/** The parts of the server's PostgreSQL database (store/postgres/database.ts) the probe uses. */
 interface PostgresDatabase {
-  reader: Pick<Tx, 'get'>;
-  write: Write;
-  writeUnflushed: Write;
+  reader: { get(sql: string): Promise<unknown> };
+  writeFramed<T>(opening: readonly Statement[], fn: FramedFn<T>, options?: { flushed?: boolean }): Promise<T>;
   close(): Promise<void>;
 }
 
 interface StoreCode {
   openDatabase(url: string, options: { connections: number }): Promise<PostgresDatabase>;
-  insertOrMatchSubscriber(
-    tx: Tx,
-    input: { waitlistId: string; email: string; emailNorm: string; referralCode: undefined; confirm: false },
-    nowUs: number,
-  ): Promise<{ outcome: string }>;
+  signUpGroup(
+    db: PostgresDatabase,
+    waitlistId: string,
+    inputs: { waitlistId: string; email: string; emailNorm: string; confirm: false }[],
+    nowMicros: () => number,
+  ): Promise<{ outcome: string }[]>;
   postgresLimiter(
     db: PostgresDatabase,
     name: string,
@@ -40,64 +39,62 @@ interface StoreCode {
 
 const STORE_ENTRY = `
 export { openDatabase } from './store/postgres/database.ts';
-export { insertOrMatchSubscriber } from './store/postgres/subscribers.ts';
+export { signUpGroup } from './store/postgres/signup-group.ts';
 export { postgresLimiter } from './store/postgres/throttles.ts';
 export { slidingWindow } from './domain/throttle.ts';
 `;
 
-/** When a write's phases happened (performance.now()). */
-interface Timed<T> {
-  value: T;
-  start: number;
-  /** The first statement with FOR UPDATE or FOR NO KEY UPDATE was sent (its first row lock asked for). */
-  lock: number;
-  /** Its function returned (COMMIT is sent next). */
-  fnEnd: number;
-  /** COMMIT returned: the WAL flushed and the locks released. */
-  end: number;
-}
-
-/** A write (`db.write` or `db.writeUnflushed`) whose phases are timed. */
-async function timedWrite<T>(write: Write, fn: (tx: Tx) => Promise<T>): Promise<Timed<T>> {
-  const start = performance.now();
-  let lock = Number.NaN;
-  let fnEnd = Number.NaN;
-  /** `sql` noted (the time of the first locking statement), then `send()` sends it. */
-  const mark = <R>(sql: string, send: () => Promise<R>) => {
-    if (Number.isNaN(lock) && /\bFOR (NO KEY )?UPDATE\b/.test(sql)) lock = performance.now();
-    return send();
-  };
-  const value = await write(async (tx) => {
-    const timed: Tx = {
-      run: (sql, params) => mark(sql, () => tx.run(sql, params)),
-      get: (sql, params) => mark(sql, () => tx.get(sql, params)),
-      all: (sql, params) => mark(sql, () => tx.all(sql, params)),
-      exec: (sql) => mark(sql, () => tx.exec(sql)),
-    };
-    const result = await fn(timed);
-    fnEnd = performance.now();
-    return result;
-  });
-  return { value, start, lock, fnEnd, end: performance.now() };
-}
-
-/** Milliseconds per phase, one entry per sign-up. */
-export interface SignupTimings {
-  /** A `SELECT 1` round trip. */
-  rtt: number[];
-  /** The per-IP throttle's take: its whole transaction, and its row lock held. */
-  take: number[];
-  takeHeld: number[];
-  /** The sign-up's transaction (BEGIN to COMMIT returned), its row lock held, and its COMMIT alone. */
-  signup: number[];
-  signupHeld: number[];
+/** Milliseconds of one framed write: BEGIN sent (with its opening statements) to COMMIT returned, and its last round trip. */
+export interface WriteTimings {
+  /** The whole transaction. The row locks are asked for by its first round trip, so this is also how long they are held. */
+  whole: number[];
+  /** Its last round trip: the statements sent with COMMIT, and the COMMIT (with its WAL flush, when durable). */
   commit: number[];
 }
 
+/** Milliseconds per phase, one entry per round. */
+export interface SignupTimings {
+  /** A `SELECT 1` round trip. */
+  rtt: number[];
+  /** The per-IP throttle's take (a group of one). */
+  take: WriteTimings;
+  /** A lone sign-up: a group of one. */
+  one: WriteTimings;
+  /** A group of `GROUP` sign-ups, as under load. */
+  group: WriteTimings;
+}
+
+/** The size of the probe's larger group: half of item 4's 50 connections. */
+export const GROUP = 25;
+
+/** `db` with its framed writes timed into whichever timings `into()` names at the time. */
+function timedDatabase(db: PostgresDatabase, into: () => WriteTimings): PostgresDatabase {
+  return {
+    ...db,
+    async writeFramed(opening, fn, options) {
+      const start = performance.now();
+      let closingAt = Number.NaN;
+      const value = await db.writeFramed(
+        opening,
+        async (tx, opened) => {
+          const framed = await fn(tx, opened);
+          closingAt = performance.now();
+          return framed;
+        },
+        options,
+      );
+      const end = performance.now();
+      const timings = into();
+      timings.whole.push(end - start);
+      timings.commit.push(end - closingAt);
+      return value;
+    },
+  };
+}
+
 /**
- * `n` sign-ups in turn, each: a round trip (`SELECT 1`), the per-IP throttle's take (a
- * transaction of its own) and the sign-up's transaction. A lock is held from the locking
- * statement sent to COMMIT returned.
+ * `n` rounds, each: a round trip (`SELECT 1`), the per-IP throttle's take, a sign-up alone and a
+ * group of `GROUP` sign-ups, each a transaction of the server's own code (store/postgres/).
  */
 export async function timeSignupTransactions({
   tmpDir,
@@ -111,48 +108,37 @@ export async function timeSignupTransactions({
   n: number;
 }): Promise<SignupTimings> {
   const code = await importServerSource<StoreCode>(STORE_ENTRY, join(tmpDir, 'postgres-store.mjs'));
-  const db = await code.openDatabase(url, { connections: 2 });
+  const raw = await code.openDatabase(url, { connections: 2 });
   try {
-    // The limiter sees only the database's writes: give it timed ones, each noting its phases.
-    let lastTake: Timed<unknown> | undefined;
-    const timed =
-      (write: Write): Write =>
-      async (fn) => {
-        const t = await timedWrite(write, fn);
-        lastTake = t;
-        return t.value;
-      };
-    const limiter = code.postgresLimiter(
-      { ...db, write: timed(db.write), writeUnflushed: timed(db.writeUnflushed) },
-      'ip',
-      code.slidingWindow,
-    );
+    const phases = (): WriteTimings => ({ whole: [], commit: [] });
+    const out: SignupTimings = { rtt: [], take: phases(), one: phases(), group: phases() };
+    let into = out.take;
+    const db = timedDatabase(raw, () => into);
+    const limiter = code.postgresLimiter(db, 'ip', code.slidingWindow);
     const limit = { capacity: 1_000_000, windowMs: 60_000 };
-    const out: SignupTimings = { rtt: [], take: [], takeHeld: [], signup: [], signupHeld: [], commit: [] };
+    let signedUp = 0;
+    const signUp = async (size: number) => {
+      const inputs = Array.from({ length: size }, () => {
+        const email = `probe.${signedUp++}@bench-mail.example`;
+        return { waitlistId, email, emailNorm: email, confirm: false as const };
+      });
+      const answers = await code.signUpGroup(db, waitlistId, inputs, () => Date.now() * 1000);
+      const lost = answers.find((answer) => answer.outcome !== 'created');
+      if (lost) throw new Error(`sign-up probe: ${lost.outcome}`);
+    };
     for (let i = 0; i < n; i++) {
       const t0 = performance.now();
-      await db.reader.get('SELECT 1');
+      await raw.reader.get('SELECT 1');
       out.rtt.push(performance.now() - t0);
-      const t1 = performance.now();
+      into = out.take;
       await limiter.take(`${waitlistId}|192.0.2.1`, Date.now(), limit);
-      if (!lastTake) throw new Error('the throttle took without a write');
-      out.take.push(lastTake.end - t1);
-      out.takeHeld.push(lastTake.end - lastTake.lock);
-      const email = `probe.${i}@bench-mail.example`;
-      const s = await timedWrite(db.write, (tx) =>
-        code.insertOrMatchSubscriber(
-          tx,
-          { waitlistId, email, emailNorm: email, referralCode: undefined, confirm: false },
-          Date.now() * 1000,
-        ),
-      );
-      if (s.value.outcome !== 'created') throw new Error(`sign-up probe ${i}: ${s.value.outcome}`);
-      out.signup.push(s.end - s.start);
-      out.signupHeld.push(s.end - s.lock);
-      out.commit.push(s.end - s.fnEnd);
+      into = out.one;
+      await signUp(1);
+      into = out.group;
+      await signUp(GROUP);
     }
     return out;
   } finally {
-    await db.close();
+    await raw.close();
   }
 }

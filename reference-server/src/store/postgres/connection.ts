@@ -69,6 +69,18 @@ export class Connection implements Db {
     await this.query(sql, undefined);
   }
 
+  /**
+   * Several statements in one round trip: sent as one text, their parameters written into it as
+   * literals (`inlined`), each statement seeing what the ones before it did and committed (each
+   * takes its own snapshot under READ COMMITTED). The rows of each, in order. The first error
+   * stops the rest; inside a transaction, it is then aborted.
+   */
+  async batch(statements: readonly Statement[]): Promise<unknown[][]> {
+    const text = statements.map(([sql, params = []]) => inlined(sql, params)).join(';\n');
+    const result: pg.QueryResult | pg.QueryResult[] = await this.query(text, undefined);
+    return (Array.isArray(result) ? result : [result]).map((r) => r.rows);
+  }
+
   private async query(sql: string, params: Params | undefined): Promise<pg.QueryResult> {
     try {
       return await this.client.query(params === undefined ? sql : numbered(sql), params?.map(representable));
@@ -76,6 +88,38 @@ export class Connection implements Db {
       throw translated(error);
     }
   }
+}
+
+/** A statement written for PostgreSQL (`$1`, `$2`) and its parameters. */
+export type Statement = readonly [sql: string, params?: Params];
+
+/** A value as an SQL literal: text quoted, numbers as written, arrays as array literals (typed by the statement's casts). */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return pg.escapeLiteral(representable(value) as string);
+  if (Array.isArray(value)) {
+    const items = value.map((item: unknown) =>
+      item === null || item === undefined
+        ? 'NULL'
+        : typeof item === 'number'
+          ? literal(item)
+          : `"${String(representable(item)).replace(/[\\"]/g, (c) => `\\${c}`)}"`,
+    );
+    return pg.escapeLiteral(`{${items.join(',')}}`);
+  }
+  throw new Error(`no literal for a ${typeof value}`);
+}
+
+/** `sql` with its `$n` parameters written in as literals; quoted text, names and comments left alone. */
+export function inlined(sql: string, params: Params): string {
+  return sql.replace(/'(?:[^']|'')*'|"[^"]*"|--[^\n]*|\/\*[\s\S]*?\*\/|\$(\d+)/g, (match, n?: string) =>
+    n === undefined ? match : literal(params[Number(n) - 1]),
+  );
 }
 
 /** Each statement's text numbered once; the cache is emptied should it ever grow past this. */

@@ -6,15 +6,16 @@
  * relies on its single writer, with PostgreSQL's own line (line.ts, subscribers.ts).
  */
 import pg from 'pg';
+import { storeUnavailable } from '../../domain/errors.js';
 import { repositoriesOn } from '../repositories.js';
-import { redeemTokens } from '../statements/tokens.js';
-import type { FreshSignupResult, Repositories, Store } from '../store.js';
+import type { FreshSignupInput, FreshSignupResult, Repositories, Store } from '../store.js';
 import type { Connection } from './connection.js';
 import { openDatabase } from './database.js';
 import { postgres } from './dialect.js';
+import { Groups, type Settled } from './groups.js';
 import { openPostgresImport } from './import.js';
 import { postgresLine } from './line.js';
-import { insertOrMatchSubscriber } from './subscribers.js';
+import { signUpGroup } from './signup-group.js';
 import { postgresLimiter } from './throttles.js';
 
 const repositories = (db: Connection): Repositories => repositoriesOn(db, postgres, postgresLine);
@@ -41,20 +42,33 @@ const SCRUB_SPACING_MS = 60_000;
 export async function openPostgresStore(url: string, options: PostgresStoreOptions): Promise<Store> {
   const db = await openDatabase(url, { connections: options.connections ?? 10 });
   const { nowMicros } = options;
+  const signUpOf = (waitlistId: string, inputs: readonly FreshSignupInput[]) =>
+    signUpGroup(db, waitlistId, inputs, nowMicros);
+  // Fresh sign-ups of a waitlist arriving while its last group is written make the next group:
+  // one transaction, one lock of its row and one WAL flush for all (signup-group.ts).
+  const signUps = new Groups<FreshSignupInput, FreshSignupResult>(async (waitlistId, inputs) => {
+    try {
+      return (await signUpOf(waitlistId, inputs)).map((value) => ({ ok: true, value }));
+    } catch (error) {
+      // A statement refused for one sign-up's values fails its whole transaction: each is then
+      // signed up alone, so that only its own fails. The database away fails them all at once.
+      if (inputs.length === 1 || storeUnavailable(error)) return inputs.map(() => ({ ok: false, error }));
+      return Promise.all(
+        inputs.map((input) =>
+          signUpOf(waitlistId, [input]).then(
+            ([value]): Settled<FreshSignupResult> =>
+              value ? { ok: true, value } : { ok: false, error: new Error('no answer') },
+            (alone: unknown): Settled<FreshSignupResult> => ({ ok: false, error: alone }),
+          ),
+        ),
+      );
+    }
+  });
   return {
     reads: repositories(db.reader),
     read: (fn) => db.snapshot((tx) => fn(repositories(tx))),
     write: (fn) => db.write((tx) => fn(repositories(tx))),
-    // No batching: each sign-up is a transaction of its own, and sign-ups of one waitlist take
-    // turns on its row lock whichever way they come; grouping them would save round trips only.
-    // Its gate tokens are redeemed in the same transaction: one taken first (by any process)
-    // and nobody is signed up. The tokens it did win stay redeemed, as on SQLite.
-    signUpFresh: ({ tokens = [], ...input }) =>
-      db.write(async (tx): Promise<FreshSignupResult> => {
-        const taken = await redeemTokens(tx, postgres, tokens);
-        if (taken.length > 0) return { outcome: 'tokens_taken', taken };
-        return insertOrMatchSubscriber(tx, { ...input, referralCode: undefined }, nowMicros());
-      }),
+    signUpFresh: (input) => signUps.join(input.waitlistId, input),
     openImport: (waitlistId) => openPostgresImport(db.pool, waitlistId),
     limiter: (name, rule) => postgresLimiter(db, name, rule),
     // A deleted row stays in its table's and indexes' pages, as a dead version, until VACUUM

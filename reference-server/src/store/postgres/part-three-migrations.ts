@@ -183,4 +183,21 @@ export const PART_THREE_MIGRATIONS: readonly string[] = [
   -- list of tags grows, and the sign-up's schema is what refuses a tag we lack.
   ALTER TABLE subscribers ADD COLUMN lang TEXT;
   `,
+  `
+  -- A group of sign-ups is one INSERT (signup-group.ts): its welcome mails are queued by one
+  -- statement over its rows, not a trigger call per row. Called per row, queue_message_mail's
+  -- statement was prepared for every row, about 0.2 ms each, the most of a sign-up's database
+  -- time even with the message off. The same mails, for the same rows.
+  DROP TRIGGER subscribers_welcome_mail ON subscribers;
+  CREATE FUNCTION queue_welcome_mails() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM queue_message_mail(n.id, n.waitlist_id, 'welcome', coalesce(n.confirmed_us, n.joined_us) / 1000)
+       FROM new_rows AS n
+      WHERE n.confirm_token IS NULL
+        AND EXISTS (SELECT 1 FROM messages AS m WHERE m.waitlist_id = n.waitlist_id AND m.kind = 'welcome' AND m.enabled);
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER subscribers_welcome_mails AFTER INSERT ON subscribers REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION queue_welcome_mails();
+  `,
 ];

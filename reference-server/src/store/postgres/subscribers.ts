@@ -34,12 +34,11 @@ export interface LockedWaitlist {
  * numbers, ranks, counts or credits the waitlist's subscribers does first.
  */
 export function lockWaitlist(db: Connection, waitlistId: string): Promise<LockedWaitlist | undefined> {
-  return db.get<LockedWaitlist>(
-    `SELECT tenant_id, settings, archived, version, last_seq, last_joined_us
-       FROM waitlists WHERE id = $1 FOR NO KEY UPDATE`,
-    [waitlistId],
-  );
+  return db.get<LockedWaitlist>(LOCK_WAITLIST, [waitlistId]);
 }
+
+export const LOCK_WAITLIST = `SELECT tenant_id, settings, archived, version, last_seq, last_joined_us
+  FROM waitlists WHERE id = $1 FOR NO KEY UPDATE`;
 
 /** What a sign-up reads after taking the lock: the email's row, the code's owner. */
 interface Facts {

@@ -4,13 +4,16 @@
  * state (docs/self-hosting.md#several-servers). The arithmetic is the rule's (`domain/throttle.ts`); this file only keeps
  * the states.
  *
- * A take is one transaction: the row is made to exist (a second inserter waits on the primary
- * key, then finds it), read `FOR UPDATE`, advanced by the rule, written back. So takes of one key
- * from any number of processes see each other's states, one after the other; takes of different
- * keys do not wait for each other. Each row also stores when its state goes idle, and a sweep
- * deletes the rows past it.
+ * Takes are written in groups (groups.ts): those of one limiter that arrive while its last group
+ * is being written share the next transaction. It makes each key's row exist and locks it (one
+ * statement for all the group's keys, sent with its BEGIN), applies the rule to each request in
+ * turn, and writes the states back (one statement, sent with its COMMIT). So takes of one key from
+ * any number of processes see each other's states, one after the other, and a group costs two
+ * round trips whatever its size: with a transaction per take, a sign-up's two takes cost more of
+ * the database than the sign-up itself.
+ * Each row also stores when its state goes idle, and a sweep deletes the rows past it.
  *
- * Its COMMIT does not wait for the disk (`writeUnflushed`): counts need no durability (a crash
+ * Its COMMIT does not wait for the disk (`flushed: false`): counts need no durability (a crash
  * that forgets the last of them only makes a throttle more lenient for a moment, which the port
  * allows, as a restart does on SQLite), and PostgreSQL holds a row lock until its commit is
  * flushed, so a durable take would keep the key locked for a WAL flush, and every public sign-up
@@ -18,8 +21,8 @@
  */
 import type { Limit, Rule, Take } from '../../domain/throttle.js';
 import type { Limiter } from '../limiter.js';
-import type { Connection } from './connection.js';
 import type { Database } from './database.js';
+import { Groups } from './groups.js';
 
 /**
  * When a state taken at `now` counts nothing any more: the store's rule for a database adapter
@@ -29,36 +32,74 @@ function idleAt(take: Take<unknown>, now: number, limit: Limit): number {
   return Number.isFinite(take.reset) ? now + take.reset * 1000 + 1 : now + limit.windowMs + 1;
 }
 
-async function takeIn<S>(
-  db: Connection,
+/** One request to count. */
+interface Request {
+  key: string;
+  now: number;
+  limit: Limit;
+}
+
+/**
+ * Each key's row made to exist and locked, its state read, in one statement: the upsert locks a
+ * row it finds as `FOR UPDATE` would (a second inserter waits on the primary key, then finds it),
+ * and sees the state its holder committed. Keys in one order, so that two processes locking some
+ * of the same keys cannot deadlock.
+ */
+const LOCK = `INSERT INTO throttles AS t (limiter, key, state, idle_at)
+    SELECT $1, k, NULL, 0 FROM unnest($2::text[]) AS k ORDER BY k
+  ON CONFLICT (limiter, key) DO UPDATE SET state = t.state RETURNING key, state`;
+
+const STORE = `UPDATE throttles AS t SET state = u.state, idle_at = u.idle_at
+  FROM unnest($2::text[], $3::text[], $4::bigint[]) AS u (key, state, idle_at)
+ WHERE t.limiter = $1 AND t.key = u.key`;
+
+/**
+ * The takes of a group in one transaction of two round trips: every key locked and read with its
+ * BEGIN; the rule applied to each request in turn (a key taken twice sees its first take's state);
+ * the states written back with its COMMIT.
+ */
+function takeAll<S>(
+  db: Database,
   name: string,
   rule: Rule<S>,
-  key: string,
-  now: number,
-  limit: Limit,
-): Promise<Take<S>> {
-  await db.run(
-    'INSERT INTO throttles (limiter, key, state, idle_at) VALUES ($1, $2, NULL, 0) ON CONFLICT DO NOTHING',
-    [name, key],
+  requests: readonly Request[],
+): Promise<Take<S>[]> {
+  const keys = [...new Set(requests.map((r) => r.key))].sort();
+  return db.writeFramed(
+    [[LOCK, [name, keys]]],
+    async (_, [rows = []]) => {
+      const states = new Map<string, S | undefined>(
+        (rows as { key: string; state: string | null }[]).map((row) => [
+          row.key,
+          row.state == null ? undefined : (JSON.parse(row.state) as S),
+        ]),
+      );
+      const idle = new Map<string, number>();
+      const takes = requests.map(({ key, now, limit }) => {
+        const take = rule.take(states.get(key), now, limit);
+        states.set(key, take.state);
+        idle.set(key, Math.ceil(idleAt(take, now, limit)));
+        return take;
+      });
+      const stored = [
+        name,
+        keys,
+        keys.map((k) => JSON.stringify(states.get(k))),
+        keys.map((k) => idle.get(k)),
+      ];
+      return { value: takes, closing: [[STORE, stored]] };
+    },
+    { flushed: false },
   );
-  const row = await db.get<{ state: string | null }>(
-    'SELECT state FROM throttles WHERE limiter = $1 AND key = $2 FOR UPDATE',
-    [name, key],
-  );
-  const previous = row?.state == null ? undefined : (JSON.parse(row.state) as S);
-  const result = rule.take(previous, now, limit);
-  await db.run('UPDATE throttles SET state = $3, idle_at = $4 WHERE limiter = $1 AND key = $2', [
-    name,
-    key,
-    JSON.stringify(result.state),
-    Math.ceil(idleAt(result, now, limit)),
-  ]);
-  return result;
 }
 
 export function postgresLimiter<S>(db: Database, name: string, rule: Rule<S>): Limiter<S> {
+  // Takes arriving while the limiter's last group is written make the next group.
+  const takes = new Groups<Request, Take<S>>(async (_, requests) =>
+    (await takeAll(db, name, rule, requests)).map((value) => ({ ok: true, value })),
+  );
   return {
-    take: (key, now, limit) => db.writeUnflushed((tx) => takeIn(tx, name, rule, key, now, limit)),
+    take: (key, now, limit) => takes.join(name, { key, now, limit }),
     async peek(key) {
       const row = await db.reader.get<{ state: string | null }>(
         'SELECT state FROM throttles WHERE limiter = $1 AND key = $2',

@@ -394,8 +394,10 @@ export default {
             rows: kinds.map(throughputRow),
             notes: [
               'The endpoint for subscriber.admitted (an event no sign-up causes) is there to tell the costs apart: ' +
-                'what recording events costs the sign-up itself, and what sending them (the worker building ' +
-                'deliveries and delivering them, on the same process and database) costs on top.',
+                'what recording events costs the sign-up itself, and what sending them costs on top: the outbox ' +
+                "building deliveries, claiming them and recording their attempts on the server's main thread and " +
+                'database, the attempts themselves (the HTTP request and its answer) on its sending thread ' +
+                '(docs/webhooks.md#where-deliveries-run), all in the same process on the same two cores.',
               'Every server runs with WAITLIST_WEBHOOK_ALLOW_PRIVATE=1 and WAITLIST_WEBHOOK_RETRY_SCHEDULE=1,1,1,1,1; ' +
                 'the receiver is a node:http server in a worker thread of the benchmark, on the same machine.',
               `Checked in every run: no socket errors, every answer 202, the rows gained equal wrk's 202s ` +

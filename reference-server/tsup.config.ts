@@ -5,6 +5,8 @@ export default defineConfig({
     cli: 'src/cli.ts',
     // The command line as a function (cli/main.ts): tests set up their data with it in process.
     'command-line': 'src/cli/main.ts',
+    // The sending thread's entry (adapters/sending-thread.ts starts it from beside itself).
+    'sending-thread': 'src/sending-thread.ts',
   },
   format: ['esm'],
   platform: 'node',

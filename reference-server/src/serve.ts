@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { KEY_RATE_LIMIT_DEFAULT } from '@waitlistkit/protocol';
 import { systemClock } from './adapters/clock.js';
 import { createLogger, type LogLevel } from './adapters/logger.js';
-import { checkSmtpUrl, smtpMailer } from './adapters/mailer.js';
+import { checkSmtpUrl } from './adapters/mailer.js';
 import { MxChecker } from './adapters/mx.js';
-import { webhookSender } from './adapters/webhook-sender.js';
+import { SendingThread } from './adapters/sending-thread.js';
 import { DatabaseHealth, probeByWriting } from './app/database-health.js';
 import { seedDemo } from './app/demo.js';
 import { ErasureCleanup } from './app/erasure-cleanup.js';
@@ -187,13 +187,17 @@ export async function serve(options: ServeOptions): Promise<void> {
     if (demo.created) options.stdout(demo.announcement);
   }
 
-  const mailer = mail && smtpMailer(mail.url);
-  const webhook = webhookSender({ allowPrivate: policy.allowPrivate, resolver, log });
+  // Attempts are made on a thread of their own (docs/webhooks.md#where-deliveries-run); the outbox's
+  // reads, leases and decisions stay on this one, beside the store.
+  const sending = new SendingThread(
+    { allowPrivate: policy.allowPrivate, dnsServers: env.WAITLIST_DNS_SERVERS, smtpUrl: mail?.url },
+    log,
+  );
   const outbox = new OutboxWorker(
     { store, clock: systemClock, log, health },
     {
-      webhook,
-      mail: mailer && mail ? { mailer, from: mail.from, appUrl: config.appUrl } : undefined,
+      webhook: sending.webhook,
+      mail: mail ? { mailer: sending.mailer, from: mail.from, appUrl: config.appUrl } : undefined,
     },
     { schedule },
   );
@@ -226,9 +230,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   await outbox.stop();
   await housekeeping.stop();
   await erasureCleanup.stop();
-  webhook.close();
+  await sending.close();
   health.stop();
-  mailer?.close();
   mx.cancel();
   await store.close();
   log.info('stopped');

@@ -134,6 +134,8 @@ export class OutboxWorker {
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private again = false;
+  /** Set by the poll: the next tick reads new events too (see wake). */
+  private dispatchDue = true;
   private stopping = false;
   /** Attempts made and not yet recorded: written with the next claim. */
   private finished: Parameters<Repositories['outbox']['record']>[] = [];
@@ -142,7 +144,6 @@ export class OutboxWorker {
 
   private checkedAt = Number.NEGATIVE_INFINITY;
   private warnedAt = Number.NEGATIVE_INFINITY;
-
   constructor(
     private readonly deps: {
       store: Store;
@@ -166,21 +167,25 @@ export class OutboxWorker {
   }
 
   start(): void {
-    this.timer = setInterval(() => this.wake(), this.o.pollMs);
+    this.timer = setInterval(() => this.wake(true), this.o.pollMs);
     this.timer.unref();
   }
 
   /**
    * Runs a tick now, or right after the one under way: a finished attempt frees a slot, and its
-   * endpoint's next delivery should not wait for the poll.
+   * endpoint's next delivery should not wait for the poll. Only the poll's ticks read new events:
+   * a read per finished attempt was a snapshot's three statements per delivery, on the database.
    */
-  private wake(): void {
+  private wake(poll = false): void {
+    this.dispatchDue ||= poll;
     if (this.stopping) return;
     if (this.ticking) {
       this.again = true;
       return;
     }
-    this.ticking = this.tick().finally(() => {
+    const dispatch = this.dispatchDue;
+    this.dispatchDue = false;
+    this.ticking = this.tick({ dispatch }).finally(() => {
       this.ticking = undefined;
       if (this.again) {
         this.again = false;
@@ -206,12 +211,12 @@ export class OutboxWorker {
         );
   }
 
-  async tick(): Promise<void> {
+  async tick({ dispatch = true } = {}): Promise<void> {
     // While the database is away the worker waits; the health probe looks for it, and says in
     // the log when it went and came back (app/database-health.ts).
     if (this.deps.health?.down) return;
     try {
-      while (await this.dispatch()) {}
+      while (dispatch && (await this.dispatch())) {}
       await this.deliver();
       if (!this.channels.mail) await this.warnOfWaitingMail();
     } catch (error) {

@@ -21,7 +21,9 @@
  * with the endpoint, recording the moment each 202 arrived; the receiver records when each
  * delivery arrived, and the two are matched by email. Before it, a paced phase (a sign-up every
  * 50 ms, one at a time) gives the delay when the outbox is not behind. Every 202 must be
- * delivered: the benchmark fails if deliveries are missing and none has arrived for 30 s (or
+ * delivered. Then a phase paced at 1,000 sign-ups a second (50 loops sharing one schedule: an
+ * open load at the rate the issue names, not wrk's maximum) gives the delay when sign-ups come
+ * steadily and fast. The benchmark fails if deliveries are missing and none has arrived for 30 s (or
  * after 10 minutes in all), however long a backlog takes to drain while it keeps draining.
  *
  * Then sign-up latency while 16 deliveries stall in host lookups on a nameserver that never
@@ -47,6 +49,8 @@ const SETTLE_MS = 500;
 const GOAL_RATIO = 0.9;
 /** The paced phase: one sign-up every this many ms. */
 const PACE_MS = 50;
+/** The rated phase: sign-ups a second, on one schedule shared by CONNECTIONS loops. */
+const RATE = 1000;
 /** Give up when deliveries are missing and none arrived for this long, or after MAX_WAIT_S in all. */
 const STALL_S = 30;
 const MAX_WAIT_S = 600;
@@ -285,6 +289,7 @@ export default {
       );
       const t = await start('hooked', '-delay');
       let paced: Delivered & { load: Load };
+      let rated: Delivered & { load: Load };
       let loaded: Delivered & { load: Load };
       try {
         const path = SUBSCRIBE_PATH(t.tenant.waitlistId, 'public');
@@ -294,6 +299,13 @@ export default {
           paceMs: PACE_MS,
         });
         paced = { load: pacedLoad, ...(await deliveries(receiver, pacedLoad.sent)) };
+        const ratedLoad = await drive(t.server, path, {
+          prefix: 'rated',
+          concurrency: CONNECTIONS,
+          seconds,
+          paceMs: 1000 / RATE,
+        });
+        rated = { load: ratedLoad, ...(await deliveries(receiver, ratedLoad.sent)) };
         const loadedLoad = await drive(t.server, path, {
           prefix: 'loaded',
           concurrency: CONNECTIONS,
@@ -305,7 +317,7 @@ export default {
         );
         loaded = { load: loadedLoad, ...(await deliveries(receiver, loadedLoad.sent)) };
         const after = counts(t.db, t.tenant.waitlistId);
-        const answered = pacedLoad.sent.size + loadedLoad.sent.size;
+        const answered = pacedLoad.sent.size + ratedLoad.sent.size + loadedLoad.sent.size;
         assert(
           after.subscribers === answered,
           `delay phases: ${after.subscribers} subscribers for ${answered} answers 202`,
@@ -382,8 +394,10 @@ export default {
             rows: kinds.map(throughputRow),
             notes: [
               'The endpoint for subscriber.admitted (an event no sign-up causes) is there to tell the costs apart: ' +
-                'what recording events costs the sign-up itself, and what sending them (the worker building ' +
-                'deliveries and delivering them, on the same process and database) costs on top.',
+                'what recording events costs the sign-up itself, and what sending them costs on top: the outbox ' +
+                "building deliveries, claiming them and recording their attempts on the server's main thread and " +
+                'database, the attempts themselves (the HTTP request and its answer) on its sending thread ' +
+                '(docs/webhooks.md#where-deliveries-run), all in the same process on the same two cores.',
               'Every server runs with WAITLIST_WEBHOOK_ALLOW_PRIVATE=1 and WAITLIST_WEBHOOK_RETRY_SCHEDULE=1,1,1,1,1; ' +
                 'the receiver is a node:http server in a worker thread of the benchmark, on the same machine.',
               `Checked in every run: no socket errors, every answer 202, the rows gained equal wrk's 202s ` +
@@ -396,7 +410,9 @@ export default {
             intro:
               'On a fresh server with the endpoint subscribed to subscriber.created, sign-ups driven from Node ' +
               '(node:http) record when each 202 came; the receiver records when each delivery arrived; matched by ' +
-              `email. Paced: one sign-up at a time, one every ${PACE_MS} ms for ${pacedSeconds} s. Under load: ` +
+              `email. Paced: one sign-up at a time, one every ${PACE_MS} ms for ${pacedSeconds} s. At ${fmtInt(RATE)}/s: ` +
+              `${CONNECTIONS} loops sharing one schedule of a sign-up every ${1000 / RATE} ms for ${seconds} s (the ` +
+              "phase's rate is given: what the server and this client reached). Under load: " +
               `${CONNECTIONS} concurrent requests for ${seconds} s${ctx.smoke ? ' (smoke: at most 100)' : ''}, the ` +
               "load of the throughput table, driven from Node (which reaches less than wrk: the phase's rate is " +
               'given). Delivery rate: deliveries per second from the first arrival to the last.',
@@ -411,7 +427,11 @@ export default {
               { key: 'baseline', header: 'baseline: time to 202, p50' },
               { key: 'duplicates', header: 'duplicates' },
             ],
-            rows: [delayRow('paced', paced), delayRow(`under load (${CONNECTIONS} concurrent)`, loaded)],
+            rows: [
+              delayRow('paced', paced),
+              delayRow(`paced at ${fmtInt(RATE)} sign-ups/s`, rated),
+              delayRow(`under load (${CONNECTIONS} concurrent)`, loaded),
+            ],
             notes: [
               'The outbox worker polls every 100 ms, so a delivery that finds no backlog comes 0–100 ms after its ' +
                 'commit plus the attempt. When sign-ups come faster than the delivery rate, a backlog builds and the ' +

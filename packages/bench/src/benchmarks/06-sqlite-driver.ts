@@ -10,12 +10,14 @@
 import { ok as assert } from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { BASE62_ALPHABET, generateReferralCode, IdPrefix, randomString } from '@waitlistkit/protocol';
 import { seedTenant } from '@waitlistkit/testkit';
 import Database from 'better-sqlite3';
 import sqlite3 from 'sqlite3';
 import type { Benchmark } from '../lib/bench.js';
 import { BetterConnection, type Call, preparer, recording } from '../lib/better-connection.js';
+import { threadCpuSeconds } from '../lib/cpu.js';
 import { buildInstrumentedServer, committerStats } from '../lib/instrumented-server.js';
 import { summarizeProfile } from '../lib/profile.js';
 import { HUGE_LIMIT, ORIGIN, startScenario } from '../lib/scenarios.js';
@@ -197,7 +199,7 @@ export default {
       assert(created.outcome === 'created', 'the probe sign-up is created');
       const writeShape = recWrite.calls.map((c) => `${c.method}:${c.params.length}`).join(',');
       assert(
-        writeShape === 'run:14',
+        writeShape === 'run:15',
         `store/subscribers.ts now issues ${writeShape} for a sign-up: ${STALE}`,
       );
       // A fresh sign-up without a referral code is one INSERT … SELECT (store/subscribers.ts).
@@ -311,6 +313,7 @@ export default {
         null, // no source
         null, // no source channel: direct
         null, // no variant key: not an address of a listed provider
+        null, // no language of its own: the waitlist's
       ];
       const inserted = (result: { changes: number }) =>
         assert(result.changes === 1, 'a fresh sign-up inserts its row');
@@ -354,7 +357,7 @@ export default {
         JSON.stringify(
           signups.map((s) => {
             const [id, , email, norm, search, code, token] = signupParams(s);
-            return [wl, email, norm, id, code, token, search, null, version, null, null, null, null];
+            return [wl, email, norm, id, code, token, search, null, version, null, null, null, null, null];
           }),
         ),
         S.systemClock.nowMicros(),
@@ -495,25 +498,32 @@ export default {
       const seconds = ctx.smoke ? 1 : 5;
       const probed = await buildInstrumentedServer(dir);
       const writerRows: Row[] = [];
-      let writer4a = { busy: Number.NaN, perJobUs: Number.NaN };
+      let writer4a = { busy: Number.NaN, perJobUs: Number.NaN, statementUs: Number.NaN };
       for (const id of ['4a', '4c'] as const) {
         const scenario = await startScenario(id, { dir, script: probed, tag: '-probed' });
         try {
+          // Each ask after the commits in flight when wrk stopped have ended: no commit is counted
+          // in a window without all of its statements.
           await load(scenario, { prefix: 'warm', seconds: ctx.smoke ? 1 : 2 });
+          await sleep(250);
           await committerStats(scenario.server);
           const run = await load(scenario, { prefix: 'probe', seconds });
+          await sleep(250);
           const stats = await committerStats(scenario.server);
           checkWrkRun(`probed ${id}`, run, scenario.expected);
           const busy = Math.min(1, stats.busyMs / run.durationMs);
           // Per sign-up, not per job: a group of fresh sign-ups is one job.
           const perJobUs = (stats.busyMs * 1000) / run.ok;
-          if (id === '4a') writer4a = { busy, perJobUs };
+          const statementUs = (stats.statementMs * 1000) / run.ok;
+          if (id === '4a') writer4a = { busy, perJobUs, statementUs };
           writerRows.push({
             name: id === '4a' ? '4a public subscribe' : '4c API create',
             value: `${fmtInt(run.rps)} req/s`,
             busy: fmtPct(busy),
             batch: fmtInt(run.ok / stats.batches),
             perJob: fmtUs(perJobUs),
+            statements: fmtUs(statementUs),
+            ours: fmtUs(perJobUs - statementUs),
             alone: id === '4a' ? fmtUs(1e6 / serverRate) : '',
           });
         } finally {
@@ -565,12 +575,18 @@ export default {
           { key: 'busy', header: 'writer busy' },
           { key: 'batch', header: 'sign-ups per commit (mean)' },
           { key: 'perJob', header: 'writer time per sign-up' },
+          { key: 'statements', header: 'of it in SQLite (statements in flight)' },
+          { key: 'ours', header: 'of it waiting for our code' },
           { key: 'alone', header: 'baseline: same, no HTTP' },
         ],
         rows: writerRows,
         notes: [
-          'The probed build is the server compiled from source with `Committer#commit` timed (see ' +
-            'lib/instrumented-server.ts); its throughput differs a little from dist/ (bundled packages).',
+          'The probed build is the server compiled from source with `Committer#commit` timed, and the ' +
+            "statements of the writer's connection within it (see lib/instrumented-server.ts); its throughput " +
+            'differs a little from dist/ (bundled packages). A statement is in flight from the call until its answer ' +
+            "reaches the job: the hand-off to libuv's thread pool, SQLite's work (the rows, their indexes and " +
+            "triggers, the WAL), a commit's fsync, and the wait for the main thread's event loop to take the answer " +
+            "(under load it is busy with HTTP). The rest of a commit is the job's own code on the main thread.",
           '4c holds the writer for five round trips per create (savepoint, key re-check, insert, activity entry, release).',
         ],
       });
@@ -583,10 +599,19 @@ export default {
       });
       let rps: number;
       let exitAfterUs: number;
+      let signups: number;
+      let threads: { main: number; others: number };
       try {
+        const pid = scenario.server.pid;
+        const before = threadCpuSeconds(pid);
         const run = await load(scenario, { prefix: 'prof', seconds });
+        const after = threadCpuSeconds(pid);
         checkWrkRun('profiled run', run, scenario.expected);
         rps = run.rps;
+        signups = run.ok;
+        const used = (tid: number) => (after.get(tid) ?? 0) - (before.get(tid) ?? 0);
+        const all = [...after.keys()].reduce((sum, tid) => sum + used(tid), 0);
+        threads = { main: used(pid), others: all - used(pid) };
         const t = performance.now();
         await scenario.stop();
         exitAfterUs = (performance.now() - t) * 1000;
@@ -596,9 +621,55 @@ export default {
       const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
       assert(file, 'node --cpu-prof wrote no profile');
       const summary = summarizeProfile(join(profDir, file), {
-        top: 12,
+        top: 10,
         // The wrk run only, less a quarter second at each end.
         window: { endBeforeExitUs: exitAfterUs + 250_000, lengthUs: seconds * 1e6 - 500_000 },
+      });
+      // Per sign-up: the main thread's CPU, shared out as its busy samples were.
+      const cpuPerSignup = (cpuSeconds: number) => (cpuSeconds * 1e6) / signups;
+      const mainUs = cpuPerSignup(threads.main);
+      sections.push({
+        title: "Item 6: where a sign-up's microseconds go (4a under wrk)",
+        intro:
+          `The built server (dist/) under \`node --cpu-prof\`, 4a for ${seconds} s: ${fmtInt(rps)} req/s. CPU ` +
+          "per sign-up of each thread of the process (from /proc), and the main thread's shared out by what its " +
+          "profile's samples were running (the server's bundled code mapped back to its source files). The writer's " +
+          "time per sign-up, and how much of it was SQLite, is the probed run's of the table above.",
+        columns: [
+          { key: 'name', header: 'where' },
+          { key: 'us', header: 'per sign-up' },
+          { key: 'share', header: "share of the main thread's busy time" },
+        ],
+        rows: [
+          { name: '**main thread, all of it**', us: fmtUs(mainUs), share: fmtPct(1) },
+          ...summary.groups
+            .filter((g) => g.busyShare > 0)
+            .map((g) => ({
+              name: `main thread: ${g.name}`,
+              us: fmtUs(mainUs * g.busyShare),
+              share: fmtPct(g.busyShare),
+            })),
+          {
+            name: "other threads: sqlite3's statements on libuv's thread pool (the writer), V8's GC helpers",
+            us: fmtUs(cpuPerSignup(threads.others)),
+            share: '',
+          },
+          {
+            name: 'writer time per sign-up (probed run): in SQLite, statements in flight',
+            us: fmtUs(writer4a.statementUs),
+            share: '',
+          },
+          {
+            name: 'writer time per sign-up (probed run): waiting for our code on the main thread',
+            us: fmtUs(writer4a.perJobUs - writer4a.statementUs),
+            share: '',
+          },
+        ],
+        notes: [
+          "The threads' rows are CPU time. The writer's rows are wall time: they count the time a sign-up held the single writer (its share of " +
+            "each commit), SQLite's including the fsync and the thread pool's hand-offs; on a loaded machine the " +
+            "thread also waits for a core. The main thread's groups share out its CPU by where its samples fell.",
+        ],
       });
       sections.push({
         title: 'Item 6: where the server spends its main thread under wrk (4a, top self time)',

@@ -315,15 +315,19 @@ export default {
         null, // no variant key: not an address of a listed provider
         null, // no language of its own: the waitlist's
       ];
-      const inserted = (result: { changes: number }) =>
-        assert(result.changes === 1, 'a fresh sign-up inserts its row');
-      // As the server does: a referral code already taken in the waitlist (about one in 10,000
-      // here) is drawn again.
-      const redraw = (error: unknown, attempt: number, params: unknown[]) => {
-        const message = error instanceof Error ? error.message : '';
-        if (attempt >= 5 || !/UNIQUE/.test(message) || !message.includes('referral_code')) return false;
+      // The single statement writes nothing on a conflict, and with fresh emails the one conflict
+      // it can meet is a referral code already taken in the waitlist (one in a few thousand at a few
+      // hundred thousand rows): drawn again, as the server does. True once the row is written.
+      const inserted = (result: { changes: number }, attempt: number, params: unknown[]) => {
+        if (result.changes === 1) return true;
+        assert(attempt < 5, 'a fresh sign-up inserts its row');
         params[5] = generateReferralCode();
-        return true;
+        return false;
+      };
+      // A referral code already taken in the waitlist aborts the group statement with this error.
+      const codeTaken = (error: unknown, attempt: number) => {
+        const message = error instanceof Error ? error.message : '';
+        return attempt < 5 && /UNIQUE/.test(message) && message.includes('referral_code');
       };
       const batched =
         (batch: number, oneTransaction: (signups: FreshSignup[]) => Promise<void>): Writes =>
@@ -341,14 +345,11 @@ export default {
         await rawWriter.run('BEGIN IMMEDIATE');
         for (const s of signups) {
           const params = signupParams(s);
-          for (let attempt = 0; ; attempt++) {
-            try {
-              inserted(await rawWriter.run(insertSql, params));
-              break;
-            } catch (error) {
-              if (!redraw(error, attempt, params)) throw error;
-            }
-          }
+          for (
+            let attempt = 0;
+            !inserted(await rawWriter.run(insertSql, params), attempt, params);
+            attempt++
+          );
         }
         await rawWriter.run('COMMIT');
       });
@@ -370,7 +371,7 @@ export default {
             const rows = (await insert(groupParams(signups))) as unknown[];
             return assert(rows.length === signups.length, 'the group statement inserts every row');
           } catch (error) {
-            if (!redraw(error, attempt, [])) throw error;
+            if (!codeTaken(error, attempt)) throw error;
           }
         }
       };
@@ -390,14 +391,11 @@ export default {
             .transaction(() => {
               for (const s of signups) {
                 const params = signupParams(s);
-                for (let attempt = 0; ; attempt++) {
-                  try {
-                    inserted(bWriter.call('run', insertSql, params) as { changes: number });
-                    break;
-                  } catch (error) {
-                    if (!redraw(error, attempt, params)) throw error;
-                  }
-                }
+                for (
+                  let attempt = 0;
+                  !inserted(bWriter.call('run', insertSql, params) as { changes: number }, attempt, params);
+                  attempt++
+                );
               }
             })
             .immediate();

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import type { Tenant } from '@waitlistkit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from './database.js';
@@ -239,6 +240,73 @@ describe('public subscribe: bodies', () => {
     expect([first.status, again.status, idn.status, idnAgain.status]).toEqual([202, 202, 202, 202]);
     expect(await again.text()).toBe(await first.text());
     expect(await idnAgain.text()).toBe(await idn.text());
+  });
+});
+
+/** A POST as it goes on the wire: the path as given, the answer's headers in the order they were sent. */
+function rawPost(path: string, body: string): Promise<{ status: number; headers: string[][]; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${h.server.url}${path}`, { method: 'POST', headers: { ...json, Origin: ORIGIN } });
+    req.on('error', reject);
+    req.end(body, () => undefined);
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => {
+        const headers: string[][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) headers.push(res.rawHeaders.slice(i, i + 2));
+        resolve({ status: res.statusCode as number, headers, body: text });
+      });
+    });
+  });
+}
+
+describe('public subscribe: its own lane before Express (docs/contributing.md#how-the-server-works)', () => {
+  // Per answer, what differs from request to request by design.
+  const varying = new Set(['Request-Id', 'Date']);
+  const fixed = (headers: string[][]) => headers.filter(([name]) => !varying.has(name as string));
+
+  it('answers the route as the service spells it and every other spelling (Express) with the same bytes', async () => {
+    const path = `/v1/public/waitlists/${t.waitlistId}/subscribers`;
+    const spellings = [path, `${path}/`, `${path}?via=express`, path.replace('/subscribers', '/SUBSCRIBERS')];
+    const refused = await Promise.all(spellings.map((p) => rawPost(p, '{"email":"not an address"}')));
+    const accepted = await Promise.all(
+      spellings.map((p, i) => rawPost(p, JSON.stringify({ email: `lane-${i}@example.com` }))),
+    );
+    const [lane, ...express] = refused;
+    expect(lane?.status).toBe(400);
+    for (const other of express) {
+      expect(other.body).toBe(lane?.body);
+      expect(fixed(other.headers)).toEqual(fixed(lane?.headers ?? []));
+    }
+    // Fresh sign-ups differ in their tokens and positions only: the same headers, the same fields.
+    const [first, ...rest] = accepted;
+    expect(first?.status).toBe(202);
+    for (const other of rest) {
+      expect(other.status).toBe(202);
+      expect(fixed(other.headers).map(([name]) => name)).toEqual(
+        fixed(first?.headers ?? []).map(([name]) => name),
+      );
+      expect(Object.keys(JSON.parse(other.body))).toEqual(Object.keys(JSON.parse(first?.body ?? '{}')));
+    }
+    expect(first?.headers.map(([name]) => name)).toEqual([
+      'Request-Id',
+      'Access-Control-Allow-Origin',
+      'Access-Control-Expose-Headers',
+      'Vary',
+      'Content-Type',
+      'Content-Length',
+      'Date',
+      'Connection',
+      'Keep-Alive',
+    ]);
+    const rows = await sql<{ n: number }>(
+      h.db,
+      "SELECT count(*) AS n FROM subscribers WHERE email LIKE 'lane-%@example.com'",
+    );
+    expect(Number(rows[0]?.n)).toBe(spellings.length);
   });
 });
 

@@ -1,7 +1,9 @@
 /**
- * The Express application: routes of both API areas, the status page, the demo page, health and
- * the OpenAPI document; request logs that never hold a key, a status token or a full email.
+ * The server's request listener: the public sign-up's own lane (public-signup.ts), then the Express
+ * application: routes of both API areas, the status page, the demo page, health and the OpenAPI
+ * document; request logs that never hold a key, a status token or a full email (request-log.ts).
  */
+import type { RequestListener } from 'node:http';
 import { createRequire } from 'node:module';
 import { ErrorCode, Header } from '@waitlistkit/protocol';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
@@ -11,7 +13,6 @@ import { liveWaitlist } from '../app/demo.js';
 import { statusView } from '../app/subscribers.js';
 import { unsubscribe, unsubscribeView } from '../app/unsubscribe.js';
 import type { Container } from '../container.js';
-import { newRequestId } from '../domain/ids.js';
 import { languageOfHeader } from '../domain/say.js';
 import { type Words, wordsFor } from '../domain/texts/index.js';
 import { clientIp } from '../web/client-ip.js';
@@ -23,29 +24,15 @@ import { notFoundPage, statusPage } from './pages/status.js';
 import { unavailablePage } from './pages/unavailable.js';
 import { unsubscribePage } from './pages/unsubscribe.js';
 import { publicRouter } from './public.js';
+import { publicFailure, signupAnswer, signupLane } from './public-signup.js';
+import { loggedPath, requestIdFor } from './request-log.js';
 import { send, sendPage } from './respond.js';
 import { widgetFileHandler, widgetLocaleHandler } from './widget-file.js';
 
 const openapi = createRequire(import.meta.url)('@waitlistkit/protocol/openapi.json') as unknown;
 
-/** Paths whose last segment is a capability: whoever reads it in a log could use it. */
-const SECRET_PATHS: readonly [RegExp, string][] = [
-  [/^\/s\/[^/]+/i, '/s/:token'],
-  [/^\/c\/[^/]+/i, '/c/:token'],
-  [/^\/dashboard\/keys\/created\/[^/]+/i, '/dashboard/keys/created/:reveal'],
-  [/^\/dashboard\/webhooks\/created\/[^/]+/i, '/dashboard/webhooks/created/:reveal'],
-];
-
-/** The path as logged: capability tokens replaced, query strings (which may hold an email) dropped. */
-
 /** The words of a page that knows no subscriber: the language the browser asks for. */
 const browserWords = (req: Request): Words => wordsFor(languageOfHeader(req.get('accept-language')));
-
-export function loggedPath(url: string): string {
-  const path = url.split('?')[0] ?? '';
-  for (const [pattern, shown] of SECRET_PATHS) if (pattern.test(path)) return path.replace(pattern, shown);
-  return path;
-}
 
 export interface AppOptions {
   /** What the server knows of its database: failures of it are 503s, and /healthz says so. */
@@ -56,8 +43,10 @@ export interface AppOptions {
   dashboard?: Router;
 }
 
-export function createApp(app: Container, options: AppOptions): express.Express {
+export function createApp(app: Container, options: AppOptions): RequestListener {
   const { health } = options;
+  const failed = publicFailure(app, health);
+  const answerSignup = signupAnswer(app, failed);
   const web = express();
   web.disable('x-powered-by');
   web.set('etag', false);
@@ -66,19 +55,9 @@ export function createApp(app: Container, options: AppOptions): express.Express 
 
   // Every answer carries a Request-Id, and the log line of the request names it (docs/protocol.md#request-id).
   web.use((req, res, next) => {
-    const started = performance.now();
-    const requestId = newRequestId();
+    const requestId = requestIdFor(app.log, req, res, req.originalUrl);
     res.locals.requestId = requestId;
     res.set(Header.requestId, requestId);
-    res.on('finish', () =>
-      app.log.request({
-        request_id: requestId,
-        method: req.method,
-        path: loggedPath(req.originalUrl),
-        status: res.statusCode,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-      }),
-    );
     next();
   });
 
@@ -112,7 +91,7 @@ export function createApp(app: Container, options: AppOptions): express.Express 
 
   if (options.dashboard) web.use('/dashboard', options.dashboard);
   web.use('/v1/api', apiRouter(app));
-  web.use('/v1/public', publicRouter(app, health));
+  web.use('/v1/public', publicRouter(app, failed, answerSignup));
 
   web.get('/s/:token', async (req, res) => {
     const found = await statusView(app.store, String(req.params.token));
@@ -203,5 +182,8 @@ export function createApp(app: Container, options: AppOptions): express.Express 
     send(res, errorOutcome(ErrorCode.internalError, 'Something went wrong on our side; try again.'));
   });
 
-  return web;
+  const lane = signupLane(app, answerSignup);
+  return (req, res) => {
+    if (!lane(req, res)) web(req, res);
+  };
 }

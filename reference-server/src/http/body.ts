@@ -4,18 +4,33 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { BODY_MAX_BYTES, ErrorCode } from '@waitlistkit/protocol';
-import { type BodyRead, refusal } from '../app/refusal.js';
+import { type BodyRead, type Refusal, refusal } from '../app/refusal.js';
 import { sha256Hex } from '../domain/crypto.js';
 
-const fail = (digest: string, code: ErrorCode, message: string): BodyRead => ({
-  digest,
-  ok: false,
-  refusal: refusal(code, message),
-});
+/**
+ * What was read, with the body's digest for the API's idempotency keys (app/api-idempotency.ts),
+ * hashed only when asked: the public endpoints never ask.
+ */
+function read(raw: Buffer, result: { ok: true; value: unknown } | { ok: false; refusal: Refusal }): BodyRead {
+  let digest: string | undefined;
+  return {
+    ...result,
+    get digest() {
+      digest ??= sha256Hex(raw);
+      return digest;
+    },
+  };
+}
+
+const fail = (raw: Buffer, code: ErrorCode, message: string): BodyRead =>
+  read(raw, { ok: false, refusal: refusal(code, message) });
 
 // Too large to keep: every such body is the same request as far as idempotency can tell.
-const tooLarge = () =>
-  fail('too_large', ErrorCode.payloadTooLarge, `The body is larger than ${BODY_MAX_BYTES} bytes.`);
+const tooLarge = (): BodyRead => ({
+  digest: 'too_large',
+  ok: false,
+  refusal: refusal(ErrorCode.payloadTooLarge, `The body is larger than ${BODY_MAX_BYTES} bytes.`),
+});
 
 /**
  * Which media types a body of JSON may come as: `application/json`, and for the views of the form
@@ -80,10 +95,9 @@ async function readJsonBody(
   if (Number.isFinite(declared) && declared > limit) return tooLarge();
   const raw = await readRaw(req, limit);
   if (raw === 'too_large') return tooLarge();
-  const digest = sha256Hex(raw);
   if (!isJsonMediaType(req.headers['content-type'], accepted)) {
     return fail(
-      digest,
+      raw,
       ErrorCode.unsupportedMediaType,
       accepted === 'json'
         ? 'Send the body as JSON with Content-Type: application/json.'
@@ -94,12 +108,12 @@ async function readJsonBody(
   try {
     text = decoder.decode(raw);
   } catch {
-    return fail(digest, ErrorCode.invalidRequest, 'The body is not valid UTF-8.');
+    return fail(raw, ErrorCode.invalidRequest, 'The body is not valid UTF-8.');
   }
-  if (text.trim() === '') return fail(digest, ErrorCode.invalidRequest, 'The body is empty.');
+  if (text.trim() === '') return fail(raw, ErrorCode.invalidRequest, 'The body is empty.');
   try {
-    return { digest, ok: true, value: JSON.parse(text) };
+    return read(raw, { ok: true, value: JSON.parse(text) });
   } catch {
-    return fail(digest, ErrorCode.invalidRequest, 'The body is not valid JSON.');
+    return fail(raw, ErrorCode.invalidRequest, 'The body is not valid JSON.');
   }
 }

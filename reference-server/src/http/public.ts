@@ -1,19 +1,24 @@
 /**
  * Public subscribe and its gates, /v1/public/*: request in, `PublicSignups` (app/signup.ts)
  * decides, answer out, with the CORS headers of docs/protocol.md#cors whenever the origin is allowlisted.
+ * A sign-up spelled as the service spells its route is answered before Express (public-signup.ts).
  */
-import { ErrorCode, Header } from '@waitlistkit/protocol';
+import { ErrorCode } from '@waitlistkit/protocol';
 import { type Request, type Response, Router } from 'express';
-import type { DatabaseHealth } from '../app/database-health.js';
 import { FORM_MAX_AGE_MS, preflightOrigin } from '../app/signup.js';
 import type { Container } from '../container.js';
 import { clientIp } from '../web/client-ip.js';
 import { bodyReader } from './body.js';
 import { corsHeaders, PREFLIGHT_HEADERS } from './cors.js';
-import { errorOutcome, type Outcome, refusalOutcome, unavailableOutcome } from './outcome.js';
+import { errorOutcome, type Outcome, refusalOutcome } from './outcome.js';
+import type { PublicFailure, SignupAnswer } from './public-signup.js';
 import { send } from './respond.js';
 
-export function publicRouter(app: Container, health: DatabaseHealth): Router {
+export function publicRouter(
+  app: Container,
+  publicFailure: PublicFailure,
+  answerSignup: SignupAnswer,
+): Router {
   const router = Router();
 
   const subscribe = '/waitlists/:waitlistId/subscribers';
@@ -26,14 +31,8 @@ export function publicRouter(app: Container, health: DatabaseHealth): Router {
     readBody: bodyReader(req),
   });
   // Answered here, not by the app's error handler: the 500 (or 503) must carry CORS headers too.
-  const failed = (res: Response, what: string, error: unknown): Outcome => {
-    if (health.observe(error)) return unavailableOutcome(health.retryAfter(error));
-    app.log.error(`public ${what} failed`, {
-      request_id: res.locals.requestId,
-      error: error instanceof Error ? error.stack : String(error),
-    });
-    return errorOutcome(ErrorCode.internalError, 'Something went wrong on our side; try again.');
-  };
+  const failed = (res: Response, what: string, error: unknown): Outcome =>
+    publicFailure(res.locals.requestId, what, error);
 
   router.options([subscribe, gates, views], async (req, res) => {
     const origin = await preflightOrigin(app, String(req.params.waitlistId), req.headers.origin);
@@ -79,32 +78,9 @@ export function publicRouter(app: Container, health: DatabaseHealth): Router {
     send(res, result.kind === 'refused' ? refusalOutcome(result.refusal) : failed(res, 'view', result.error));
   });
 
-  router.post(subscribe, async (req: Request, res: Response) => {
-    const result = await app.signups.signUp(input(req));
-    let outcome: Outcome;
-    switch (result.kind) {
-      case 'accepted':
-        // The 202's body is docs/endpoints.md#accepted-sign-up, byte for byte; the widget learns from this header that a
-        // confirmation mail is on its way. It says what the waitlist does, not what this address
-        // is, so a re-sign-up still cannot tell a confirmed address from a new one.
-        outcome = {
-          status: 202,
-          body: result.body,
-          ...(result.confirmEmail ? { headers: { [Header.confirmEmail]: 'on' } } : {}),
-        };
-        break;
-      case 'gate':
-        outcome = { status: 428, body: result.body };
-        break;
-      case 'refused':
-        outcome = refusalOutcome(result.refusal);
-        break;
-      case 'failed':
-        outcome = failed(res, 'subscribe', result.error);
-    }
-    if (result.origin !== undefined) res.set(corsHeaders(result.origin));
-    send(res, outcome);
-  });
+  router.post(subscribe, (req: Request, res: Response) =>
+    answerSignup(req, res, String(req.params.waitlistId), res.locals.requestId),
+  );
 
   return router;
 }

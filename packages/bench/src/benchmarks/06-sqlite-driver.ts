@@ -10,12 +10,14 @@
 import { ok as assert } from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { BASE62_ALPHABET, generateReferralCode, IdPrefix, randomString } from '@waitlistkit/protocol';
 import { seedTenant } from '@waitlistkit/testkit';
 import Database from 'better-sqlite3';
 import sqlite3 from 'sqlite3';
 import type { Benchmark } from '../lib/bench.js';
 import { BetterConnection, type Call, preparer, recording } from '../lib/better-connection.js';
+import { threadCpuSeconds } from '../lib/cpu.js';
 import { buildInstrumentedServer, committerStats } from '../lib/instrumented-server.js';
 import { summarizeProfile } from '../lib/profile.js';
 import { HUGE_LIMIT, ORIGIN, startScenario } from '../lib/scenarios.js';
@@ -313,15 +315,19 @@ export default {
         null, // no variant key: not an address of a listed provider
         null, // no language of its own: the waitlist's
       ];
-      const inserted = (result: { changes: number }) =>
-        assert(result.changes === 1, 'a fresh sign-up inserts its row');
-      // As the server does: a referral code already taken in the waitlist (about one in 10,000
-      // here) is drawn again.
-      const redraw = (error: unknown, attempt: number, params: unknown[]) => {
-        const message = error instanceof Error ? error.message : '';
-        if (attempt >= 5 || !/UNIQUE/.test(message) || !message.includes('referral_code')) return false;
+      // The single statement writes nothing on a conflict, and with fresh emails the one conflict
+      // it can meet is a referral code already taken in the waitlist (one in a few thousand at a few
+      // hundred thousand rows): drawn again, as the server does. True once the row is written.
+      const inserted = (result: { changes: number }, attempt: number, params: unknown[]) => {
+        if (result.changes === 1) return true;
+        assert(attempt < 5, 'a fresh sign-up inserts its row');
         params[5] = generateReferralCode();
-        return true;
+        return false;
+      };
+      // A referral code already taken in the waitlist aborts the group statement with this error.
+      const codeTaken = (error: unknown, attempt: number) => {
+        const message = error instanceof Error ? error.message : '';
+        return attempt < 5 && /UNIQUE/.test(message) && message.includes('referral_code');
       };
       const batched =
         (batch: number, oneTransaction: (signups: FreshSignup[]) => Promise<void>): Writes =>
@@ -339,14 +345,11 @@ export default {
         await rawWriter.run('BEGIN IMMEDIATE');
         for (const s of signups) {
           const params = signupParams(s);
-          for (let attempt = 0; ; attempt++) {
-            try {
-              inserted(await rawWriter.run(insertSql, params));
-              break;
-            } catch (error) {
-              if (!redraw(error, attempt, params)) throw error;
-            }
-          }
+          for (
+            let attempt = 0;
+            !inserted(await rawWriter.run(insertSql, params), attempt, params);
+            attempt++
+          );
         }
         await rawWriter.run('COMMIT');
       });
@@ -355,7 +358,7 @@ export default {
         JSON.stringify(
           signups.map((s) => {
             const [id, , email, norm, search, code, token] = signupParams(s);
-            return [wl, email, norm, id, code, token, search, null, version, null, null, null, null];
+            return [wl, email, norm, id, code, token, search, null, version, null, null, null, null, null];
           }),
         ),
         S.systemClock.nowMicros(),
@@ -368,7 +371,7 @@ export default {
             const rows = (await insert(groupParams(signups))) as unknown[];
             return assert(rows.length === signups.length, 'the group statement inserts every row');
           } catch (error) {
-            if (!redraw(error, attempt, [])) throw error;
+            if (!codeTaken(error, attempt)) throw error;
           }
         }
       };
@@ -388,14 +391,11 @@ export default {
             .transaction(() => {
               for (const s of signups) {
                 const params = signupParams(s);
-                for (let attempt = 0; ; attempt++) {
-                  try {
-                    inserted(bWriter.call('run', insertSql, params) as { changes: number });
-                    break;
-                  } catch (error) {
-                    if (!redraw(error, attempt, params)) throw error;
-                  }
-                }
+                for (
+                  let attempt = 0;
+                  !inserted(bWriter.call('run', insertSql, params) as { changes: number }, attempt, params);
+                  attempt++
+                );
               }
             })
             .immediate();
@@ -496,25 +496,32 @@ export default {
       const seconds = ctx.smoke ? 1 : 5;
       const probed = await buildInstrumentedServer(dir);
       const writerRows: Row[] = [];
-      let writer4a = { busy: Number.NaN, perJobUs: Number.NaN };
+      let writer4a = { busy: Number.NaN, perJobUs: Number.NaN, statementUs: Number.NaN };
       for (const id of ['4a', '4c'] as const) {
         const scenario = await startScenario(id, { dir, script: probed, tag: '-probed' });
         try {
+          // Each ask after the commits in flight when wrk stopped have ended: no commit is counted
+          // in a window without all of its statements.
           await load(scenario, { prefix: 'warm', seconds: ctx.smoke ? 1 : 2 });
+          await sleep(250);
           await committerStats(scenario.server);
           const run = await load(scenario, { prefix: 'probe', seconds });
+          await sleep(250);
           const stats = await committerStats(scenario.server);
           checkWrkRun(`probed ${id}`, run, scenario.expected);
           const busy = Math.min(1, stats.busyMs / run.durationMs);
           // Per sign-up, not per job: a group of fresh sign-ups is one job.
           const perJobUs = (stats.busyMs * 1000) / run.ok;
-          if (id === '4a') writer4a = { busy, perJobUs };
+          const statementUs = (stats.statementMs * 1000) / run.ok;
+          if (id === '4a') writer4a = { busy, perJobUs, statementUs };
           writerRows.push({
             name: id === '4a' ? '4a public subscribe' : '4c API create',
             value: `${fmtInt(run.rps)} req/s`,
             busy: fmtPct(busy),
             batch: fmtInt(run.ok / stats.batches),
             perJob: fmtUs(perJobUs),
+            statements: fmtUs(statementUs),
+            ours: fmtUs(perJobUs - statementUs),
             alone: id === '4a' ? fmtUs(1e6 / serverRate) : '',
           });
         } finally {
@@ -531,10 +538,15 @@ export default {
             ? `: it is the bottleneck of 4a. A sign-up holds the writer ${fmtUs(writer4a.perJobUs)} under load. ` +
               `Without HTTP, the same code needs ${fmtUs(perSignup(serverRate))}, the same statement on raw sqlite3 ` +
               `${fmtUs(perSignup(rawSqlite3Rate))} and on raw better-sqlite3 ${fmtUs(perSignup(baseRate))} (the ` +
-              `table above): SQLite's own work (the row, seven indexes, the WAL and a share of each fsync) is ` +
-              `${fmtPct(perSignup(baseRate) / perSignup(serverRate))} of the writer's time without load, the sqlite3 ` +
-              `round trips and the server's code the other ${fmtUs(perSignup(serverRate) - perSignup(baseRate))}. ` +
-              'Under load all of it slows down, sharing the ' +
+              "table above): SQLite's own work (the row, its indexes, the triggers that keep the search index, " +
+              'the day counts and the outbox, the WAL and a share of each fsync) is ' +
+              (baseRate >= serverRate
+                ? "all of the writer's time without load, within this run's noise. "
+                : `${fmtPct(perSignup(baseRate) / perSignup(serverRate))} of the writer's time without load, the ` +
+                  `sqlite3 round trips and the server's code the other ` +
+                  `${fmtUs(perSignup(serverRate) - perSignup(baseRate))}. `) +
+              `Under load, ${fmtPct(writer4a.statementUs / writer4a.perJobUs)} of the writer's time was its ` +
+              'statements in flight (the table below), all of it slower than without load, sharing the ' +
               'two cores with the HTTP handling and wrk. Another driver would shorten, not remove, the bottleneck: ' +
               `the server's code on better-sqlite3 made ${fmtInt(betterServerRate)}/s without HTTP, ` +
               `${fmtRatio(betterServerRate / serverRate)} sqlite3.`
@@ -553,7 +565,7 @@ export default {
             `(${fmtRatio(baseRate / express)} Express hello)` +
             (baseRate < goal
               ? ', so on this machine the goal is out of reach of any driver: each sign-up writes the table and ' +
-                'seven indexes, and is fsynced before it is answered.'
+                'its indexes and triggers, and is fsynced before it is answered.'
               : ': durable storage leaves little room above the goal for everything else a request does.'),
         );
       }
@@ -566,12 +578,18 @@ export default {
           { key: 'busy', header: 'writer busy' },
           { key: 'batch', header: 'sign-ups per commit (mean)' },
           { key: 'perJob', header: 'writer time per sign-up' },
+          { key: 'statements', header: 'of it in SQLite (statements in flight)' },
+          { key: 'ours', header: 'of it waiting for our code' },
           { key: 'alone', header: 'baseline: same, no HTTP' },
         ],
         rows: writerRows,
         notes: [
-          'The probed build is the server compiled from source with `Committer#commit` timed (see ' +
-            'lib/instrumented-server.ts); its throughput differs a little from dist/ (bundled packages).',
+          'The probed build is the server compiled from source with `Committer#commit` timed, and the ' +
+            "statements of the writer's connection within it (see lib/instrumented-server.ts); its throughput " +
+            'differs a little from dist/ (bundled packages). A statement is in flight from the call until its answer ' +
+            "reaches the job: the hand-off to libuv's thread pool, SQLite's work (the rows, their indexes and " +
+            "triggers, the WAL), a commit's fsync, and the wait for the main thread's event loop to take the answer " +
+            "(under load it is busy with HTTP). The rest of a commit is the job's own code on the main thread.",
           '4c holds the writer for five round trips per create (savepoint, key re-check, insert, activity entry, release).',
         ],
       });
@@ -584,10 +602,19 @@ export default {
       });
       let rps: number;
       let exitAfterUs: number;
+      let signups: number;
+      let threads: { main: number; others: number };
       try {
+        const pid = scenario.server.pid;
+        const before = threadCpuSeconds(pid);
         const run = await load(scenario, { prefix: 'prof', seconds });
+        const after = threadCpuSeconds(pid);
         checkWrkRun('profiled run', run, scenario.expected);
         rps = run.rps;
+        signups = run.ok;
+        const used = (tid: number) => (after.get(tid) ?? 0) - (before.get(tid) ?? 0);
+        const all = [...after.keys()].reduce((sum, tid) => sum + used(tid), 0);
+        threads = { main: used(pid), others: all - used(pid) };
         const t = performance.now();
         await scenario.stop();
         exitAfterUs = (performance.now() - t) * 1000;
@@ -597,9 +624,55 @@ export default {
       const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
       assert(file, 'node --cpu-prof wrote no profile');
       const summary = summarizeProfile(join(profDir, file), {
-        top: 12,
+        top: 10,
         // The wrk run only, less a quarter second at each end.
         window: { endBeforeExitUs: exitAfterUs + 250_000, lengthUs: seconds * 1e6 - 500_000 },
+      });
+      // Per sign-up: the main thread's CPU, shared out as its busy samples were.
+      const cpuPerSignup = (cpuSeconds: number) => (cpuSeconds * 1e6) / signups;
+      const mainUs = cpuPerSignup(threads.main);
+      sections.push({
+        title: "Item 6: where a sign-up's microseconds go (4a under wrk)",
+        intro:
+          `The built server (dist/) under \`node --cpu-prof\`, 4a for ${seconds} s: ${fmtInt(rps)} req/s. CPU ` +
+          "per sign-up of each thread of the process (from /proc), and the main thread's shared out by what its " +
+          "profile's samples were running (the server's bundled code mapped back to its source files). The writer's " +
+          "time per sign-up, and how much of it was SQLite, is the probed run's of the table above.",
+        columns: [
+          { key: 'name', header: 'where' },
+          { key: 'us', header: 'per sign-up' },
+          { key: 'share', header: "share of the main thread's busy time" },
+        ],
+        rows: [
+          { name: '**main thread, all of it**', us: fmtUs(mainUs), share: fmtPct(1) },
+          ...summary.groups
+            .filter((g) => g.busyShare > 0)
+            .map((g) => ({
+              name: `main thread: ${g.name}`,
+              us: fmtUs(mainUs * g.busyShare),
+              share: fmtPct(g.busyShare),
+            })),
+          {
+            name: "other threads: sqlite3's statements on libuv's thread pool (the writer), V8's GC helpers",
+            us: fmtUs(cpuPerSignup(threads.others)),
+            share: '',
+          },
+          {
+            name: 'writer time per sign-up (probed run): in SQLite, statements in flight',
+            us: fmtUs(writer4a.statementUs),
+            share: '',
+          },
+          {
+            name: 'writer time per sign-up (probed run): waiting for our code on the main thread',
+            us: fmtUs(writer4a.perJobUs - writer4a.statementUs),
+            share: '',
+          },
+        ],
+        notes: [
+          "The threads' rows are CPU time. The writer's rows are wall time: they count the time a sign-up held the single writer (its share of " +
+            "each commit), SQLite's including the fsync and the thread pool's hand-offs; on a loaded machine the " +
+            "thread also waits for a core. The main thread's groups share out its CPU by where its samples fell.",
+        ],
       });
       sections.push({
         title: 'Item 6: where the server spends its main thread under wrk (4a, top self time)',

@@ -1,5 +1,5 @@
 /** CPU seconds a process has used so far (user + system, all its threads), from /proc. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100; // USER_HZ, 100 on Linux on every architecture Node supports
 
@@ -18,4 +18,27 @@ export function cpuSeconds(pid: number | string, { children = false } = {}): num
   } catch {
     return Number.NaN;
   }
+}
+
+/**
+ * CPU seconds of each thread of a process so far, by thread id (the main thread's id is the
+ * process id); an empty map where /proc is not there.
+ */
+export function threadCpuSeconds(pid: number): Map<number, number> {
+  const threads = new Map<number, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
+  for (const tid of tids) {
+    try {
+      const f = statFields(`/proc/${pid}/task/${tid}/stat`).map(Number);
+      threads.set(Number(tid), ((f[11] ?? 0) + (f[12] ?? 0)) / TICKS_PER_SECOND);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return threads;
 }

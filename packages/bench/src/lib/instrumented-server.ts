@@ -1,9 +1,11 @@
 /**
- * The reference server compiled from source with one probe added: the group committer's
- * `commit(batch)` is timed, so a benchmark can ask how busy the single writer was under load
- * (SIGUSR2 makes the server print, on stderr, one `COMMITTER_STATS {…}` line and reset).
- * Nothing else changes: the probe wraps the method from outside the class at start-up (see
- * server-source.ts for how the source is bundled).
+ * The reference server compiled from source with probes added: the group committer's
+ * `commit(batch)` is timed, so a benchmark can ask how busy the single writer was under load, and
+ * so are the statements the writer's connection runs meanwhile (from the call to its answer: the
+ * thread pool's hand-off, SQLite's work, the fsync of a commit), so the rest of a commit is the
+ * writer waiting for the server's own code on the main thread (SIGUSR2 makes the server print, on
+ * stderr, one `COMMITTER_STATS {…}` line and reset). Nothing else changes: the probes wrap the
+ * methods from outside the classes at start-up (see server-source.ts for how the source is bundled).
  */
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,34 +14,55 @@ import type { BenchServer } from './servers.js';
 
 const ENTRY = `
 import { Committer } from './store/sqlite/committer.ts';
+import { Connection } from './store/sqlite/connection.ts';
 
-const proto = Committer.prototype as unknown as { commit?: (batch: unknown[]) => Promise<void> };
+type Method = (this: unknown, ...args: unknown[]) => Promise<unknown>;
+const proto = Committer.prototype as unknown as { commit?: Method };
 const original = proto.commit;
-if (typeof original !== 'function') {
-  throw new Error('Committer#commit is gone: update packages/bench/src/lib/instrumented-server.ts');
+const statements = Connection.prototype as unknown as Record<'run' | 'all' | 'exec', Method | undefined>;
+if (typeof original !== 'function' || ['run', 'all', 'exec'].some((m) => typeof statements[m] !== 'function')) {
+  throw new Error('Committer#commit or Connection#run/all/exec is gone: update packages/bench/src/lib/instrumented-server.ts');
 }
-let stats = { batches: 0, busyMs: 0 };
-proto.commit = async function (this: unknown, batch: unknown[]) {
+let stats = { batches: 0, busyMs: 0, statementMs: 0 };
+const writers = new WeakSet<object>();
+proto.commit = async function (this: { db: object }, ...args: unknown[]) {
+  writers.add(this.db);
   const started = performance.now();
   try {
-    return await original.call(this, batch);
+    return await original.apply(this, args);
   } finally {
     stats.batches++;
     stats.busyMs += performance.now() - started;
   }
 };
+for (const name of ['run', 'all', 'exec'] as const) {
+  const method = statements[name] as Method;
+  statements[name] = async function (this: object, ...args: unknown[]) {
+    if (!writers.has(this)) return method.apply(this, args);
+    const started = performance.now();
+    try {
+      return await method.apply(this, args);
+    } finally {
+      stats.statementMs += performance.now() - started;
+    }
+  };
+}
 process.on('SIGUSR2', () => {
   process.stderr.write('COMMITTER_STATS ' + JSON.stringify(stats) + '\\n');
-  stats = { batches: 0, busyMs: 0 };
+  stats = { batches: 0, busyMs: 0, statementMs: 0 };
 });
 
 await import('./cli.ts');
 `;
 
-/** Commits (batches) since the last ask, and the milliseconds the committer spent in them. */
+/**
+ * Commits (batches) since the last ask, the milliseconds the committer spent in them, and the
+ * milliseconds of those the writer's statements were in flight.
+ */
 export interface CommitterStats {
   batches: number;
   busyMs: number;
+  statementMs: number;
 }
 
 /** Builds the probed server; resolves to the path of its entry script. */

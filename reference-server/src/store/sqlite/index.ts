@@ -12,7 +12,7 @@ import { type Database, openDatabase } from './database.js';
 import { sqlite } from './dialect.js';
 import { openSqliteImport } from './import.js';
 import { sqliteLine } from './line.js';
-import { type FreshSignup, insertOrMatchMany } from './subscribers.js';
+import { type DraftedSignup, drafted, insertOrMatchMany } from './subscribers.js';
 
 /** A checkpoint costs a copy of the WAL's pages and two fsyncs: erasures within a second share one. */
 const SCRUB_SPACING_MS = 1_000;
@@ -39,14 +39,15 @@ export function storeOver(
   db: Database,
   { nowMicros, path }: Pick<SqliteStoreOptions, 'nowMicros'> & { path?: string },
 ): Store {
-  // Fresh sign-ups waiting for the writer share one statement (see insertOrMatchMany).
-  const fresh = (tx: Connection, inputs: readonly FreshSignup[]) =>
-    insertOrMatchMany(tx, inputs, nowMicros());
+  // Fresh sign-ups waiting for the writer share one statement (see insertOrMatchMany), each
+  // drafted as it arrives, not by the writer's job.
+  const fresh = (tx: Connection, signups: readonly DraftedSignup[]) =>
+    insertOrMatchMany(tx, signups, nowMicros());
   return {
     reads: on(db.reader),
     read: (fn) => db.snapshot((tx) => fn(on(tx))),
     write: (fn) => db.writer.submit((tx) => fn(on(tx))),
-    signUpFresh: (input) => db.writer.joinGroup(fresh, input),
+    signUpFresh: (input) => db.writer.joinGroup(fresh, drafted(input)),
     // An import stages on a connection of its own, so it needs the file, not a connection to it.
     openImport: (waitlistId) =>
       path === undefined || path === ':memory:'

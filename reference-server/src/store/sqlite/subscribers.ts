@@ -115,26 +115,67 @@ INSERT INTO subscribers (${INSERT_COLUMNS})
   RETURNING id`;
 
 /**
- * Creates what `INSERT_FRESH_MANY` can in one statement and answers the rest (an email already
- * on the waitlist or twice in the batch, a waitlist gone, the rare drawn code already taken) one
- * by one, as `insertOrMatchSubscriber` would. Runs inside one committer job.
+ * A fresh sign-up with what its row needs drawn and encoded before it reaches the writer: ids,
+ * tokens, code, search text and its row of `INSERT_FRESH_MANY`'s JSON. The writer is one, and
+ * serial: whatever its jobs compute on the main thread, it waits for, idle.
  */
+export interface DraftedSignup {
+  input: FreshSignup;
+  id: string;
+  referral_code: string;
+  status_token: string;
+  confirm_token: string | null;
+  /** Its row of the group statement's parameter, as JSON; undefined for an email SQLite's JSON reader would misread. */
+  row: string | undefined;
+}
+
+// SQLite's JSON reader and the driver's binding disagree on unpaired surrogates; such a sign-up
+// takes the one-by-one path, which binds each value directly.
 const LONE_SURROGATE = /\p{Cs}/u;
 
+export function drafted(input: FreshSignup): DraftedSignup {
+  const id = newId('subscriber');
+  const referral_code = generateReferralCode();
+  const status_token = newCapabilityToken();
+  const confirm_token = input.confirm ? newCapabilityToken() : null;
+  const row = LONE_SURROGATE.test(input.email)
+    ? undefined
+    : JSON.stringify([
+        input.waitlistId,
+        input.email,
+        input.emailNorm,
+        id,
+        referral_code,
+        status_token,
+        searchText(input.email),
+        confirm_token,
+        input.waitlistVersion ?? null,
+        ...extrasOf(input),
+      ]);
+  return { input, id, referral_code, status_token, confirm_token, row };
+}
+
+/**
+ * Creates what `INSERT_FRESH_MANY` can in one statement and answers the rest (an email already
+ * on the waitlist or twice in the batch, a waitlist gone, the rare drawn code already taken) one
+ * by one, as `insertOrMatchSubscriber` would. Runs inside one committer job; sign-ups not drafted
+ * yet are drafted here.
+ */
 export async function insertOrMatchMany(
   db: Connection,
-  inputs: readonly FreshSignup[],
+  signups: readonly (FreshSignup | DraftedSignup)[],
   nowUs: number,
 ): Promise<FreshSignupResult[]> {
+  const drafts = signups.map((s) => ('row' in s ? s : drafted(s)));
   // Gate tokens first, in the same transaction: a sign-up whose token was taken writes nothing.
   const taken = await redeemTokensOfMany(
     db,
     sqlite,
-    inputs.map((i) => i.tokens ?? []),
+    drafts.map((d) => d.input.tokens ?? []),
   );
   const answers = await insertOrMatchAll(
     db,
-    inputs.filter((_, i) => taken[i]?.length === 0),
+    drafts.filter((_, i) => taken[i]?.length === 0),
     nowUs,
   );
   return taken.map((lost) =>
@@ -144,35 +185,12 @@ export async function insertOrMatchMany(
 
 async function insertOrMatchAll(
   db: Connection,
-  inputs: readonly FreshSignup[],
+  drafts: readonly DraftedSignup[],
   nowUs: number,
 ): Promise<SignupResult[]> {
-  const drafts = inputs.map((input) => ({
-    id: newId('subscriber'),
-    referral_code: generateReferralCode(),
-    status_token: newCapabilityToken(),
-    confirm_token: input.confirm ? newCapabilityToken() : null,
-    input,
-  }));
   let created = new Set<string>();
-  // SQLite's JSON reader and the driver's binding disagree on unpaired surrogates; such a batch
-  // takes the one-by-one path, which binds each value directly.
-  const batchable = inputs.every((i) => !LONE_SURROGATE.test(i.email));
-  if (batchable && inputs.length > 1) {
-    const rows = JSON.stringify(
-      drafts.map((d) => [
-        d.input.waitlistId,
-        d.input.email,
-        d.input.emailNorm,
-        d.id,
-        d.referral_code,
-        d.status_token,
-        searchText(d.input.email),
-        d.confirm_token,
-        d.input.waitlistVersion ?? null,
-        ...extrasOf(d.input),
-      ]),
-    );
+  if (drafts.length > 1 && drafts.every((d) => d.row !== undefined)) {
+    const rows = `[${drafts.map((d) => d.row).join(',')}]`;
     try {
       created = new Set((await db.all<{ id: string }>(INSERT_FRESH_MANY, [rows, nowUs])).map((r) => r.id));
     } catch (error) {

@@ -1,14 +1,14 @@
 /**
  * SQLite's search index (FTS5 trigrams, store/sqlite/trigrams.ts) and its scan, driven through
- * the adapter's own modules against a naive filter: SQLite only, as the index is. PostgreSQL's
- * search is checked over HTTP by list.test.ts, which both stores run.
+ * the adapter's own modules against a naive filter, with and without a boost: SQLite only, as
+ * the index is. PostgreSQL's search is checked over HTTP by list.test.ts, which both stores run.
  */
 import { SubscriberStatus } from '@waitlistkit/protocol';
 import { tempDir } from '@waitlistkit/testkit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListedSubscriber } from '../src/domain/records.js';
-import { DEFAULT_SETTINGS } from '../src/domain/settings.js';
+import { DEFAULT_SETTINGS, type WaitlistSettings } from '../src/domain/settings.js';
 import type { Connection } from '../src/store/sqlite/connection.js';
 import { type Database, openDatabase } from '../src/store/sqlite/database.js';
 import { sqlite } from '../src/store/sqlite/dialect.js';
@@ -32,6 +32,7 @@ const TRICKY = [
   '-',
   '"',
   '*',
+  '\\',
   ' ',
   '1',
   'Ä',
@@ -61,7 +62,7 @@ describe('search: the trigram index and the scan against a naive filter', () => 
     tmp.cleanup();
   });
 
-  const settings = { ...DEFAULT_SETTINGS, referrals: true, referral_boost: 2 };
+  const boosted = { ...DEFAULT_SETTINGS, referrals: true, referral_boost: 2 };
   let clock = 1_000;
 
   /**
@@ -70,6 +71,7 @@ describe('search: the trigram index and the scan against a naive filter', () => 
    * candidates too. Returns the waitlist's id.
    */
   async function waitlistOf(
+    settings: WaitlistSettings,
     emails: readonly string[],
     referrers: readonly (number | null)[],
     admitted: readonly number[],
@@ -116,6 +118,7 @@ describe('search: the trigram index and the scan against a naive filter', () => 
   /** Every row of one status in list order, with positions, as the plain list (no q) gives them. */
   async function listed(
     tx: Connection,
+    settings: WaitlistSettings,
     waitlistId: string,
     status: SubscriberStatus,
     q = '',
@@ -135,6 +138,7 @@ describe('search: the trigram index and the scan against a naive filter', () => 
   it('finds exactly the rows containing the query, in list order with list positions, through either path', async () => {
     await fc.assert(
       fc.asyncProperty(
+        fc.constantFrom(0, 2),
         fc.array(emailArb, { minLength: 1, maxLength: 24 }),
         fc.array(fc.option(fc.nat(), { nil: null, freq: 3 }), { maxLength: 24 }),
         fc.array(fc.nat(), { maxLength: 6 }),
@@ -150,8 +154,10 @@ describe('search: the trigram index and the scan against a naive filter', () => 
           ),
           { minLength: 1, maxLength: 8 },
         ),
-        async (emails, referrers, admitted, erased, picks) => {
+        async (boost, emails, referrers, admitted, erased, picks) => {
+          const settings = { ...boosted, referral_boost: boost };
           const waitlistId = await waitlistOf(
+            settings,
             emails,
             emails.map((_, i) => (i === 0 ? null : (referrers[i] ?? null))),
             admitted,
@@ -167,13 +173,14 @@ describe('search: the trigram index and the scan against a naive filter', () => 
           });
           await db.snapshot(async (tx) => {
             for (const status of [SubscriberStatus.waiting, SubscriberStatus.admitted]) {
-              const everyone = (await listed(tx, waitlistId, status)).items;
+              const everyone = (await listed(tx, settings, waitlistId, status)).items;
               for (const q of queries) {
                 const expected = everyone.filter(naive(q));
                 for (const plan of ['index', 'scan', 'auto'] as const) {
-                  const page = await listed(tx, waitlistId, status, q, plan);
-                  expect({ q, status, plan, items: summary(page.items), total: page.total }).toEqual({
+                  const page = await listed(tx, settings, waitlistId, status, q, plan);
+                  expect({ q, boost, status, plan, items: summary(page.items), total: page.total }).toEqual({
                     q,
+                    boost,
                     status,
                     plan,
                     items: summary(expected),
@@ -202,7 +209,8 @@ describe('search: the trigram index and the scan against a naive filter', () => 
           });
         },
       ),
-      { numRuns: 60 },
+      // Half of the runs with each boost: as many boosted ones as before.
+      { numRuns: 120 },
     );
     // Every insert, admission and erasure above kept the index equal to the table.
     await db.writer.submit((tx) =>

@@ -4,8 +4,7 @@
  * never waits behind the benchmark's main thread and the main thread's polls never wait behind it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
-import { distFile } from './paths.js';
+import { helperThread } from './worker-replies.js';
 
 /** One received mail, as far as the benchmark checks it. */
 export interface MailSummary {
@@ -31,36 +30,17 @@ export interface SmtpSink {
 }
 
 export async function startSmtpSink(): Promise<SmtpSink> {
-  const worker = new Worker(distFile('smtp-sink'));
-  const replies: { resolve(reply: SinkReply): void; reject(error: Error): void }[] = [];
-  let failed: Error | undefined;
-  worker.on('message', (m: SinkReply) => replies.shift()?.resolve(m));
-  worker.on('error', (error) => {
-    failed = error;
-    for (const r of replies.splice(0)) r.reject(error);
-  });
-  const next = () =>
-    failed
-      ? Promise.reject(failed)
-      : new Promise<SinkReply>((resolve, reject) => {
-          replies.push({ resolve, reject });
-        });
-  const started = await next();
+  const thread = helperThread<SinkMessage, SinkReply>('smtp-sink');
+  const started = await thread.next();
   if (!('url' in started)) throw new Error('the SMTP sink did not say its address');
   return {
     url: started.url,
     async count() {
-      const reply = next();
-      worker.postMessage('count' satisfies SinkMessage);
-      const counted = await reply;
+      const counted = await thread.ask('count');
       if ('url' in counted) throw new Error('the SMTP sink answered out of turn');
       return counted;
     },
-    async stop() {
-      const exited = new Promise((resolve) => worker.once('exit', resolve));
-      worker.postMessage('stop' satisfies SinkMessage);
-      await exited;
-    },
+    stop: () => thread.end('stop'),
   };
 }
 

@@ -59,6 +59,7 @@ afterEach(() => {
   document.body.innerHTML = '';
   server.resetHandlers();
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
   vi.useRealTimers();
 });
 
@@ -172,7 +173,35 @@ describe('choosing the language', () => {
 });
 
 describe('the locale file', () => {
-  it('is fetched beside the first render, never before it: English, then the language', async () => {
+  /** The page's frames, each drawn when the test says (happy-dom has no rendering to wait for). */
+  function frames() {
+    const waiting: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => waiting.push(callback));
+    return { next: () => waiting.splice(0).forEach((callback) => callback(performance.now())) };
+  }
+
+  it('one that comes before the first frame is drawn in at once: the form is never English', async () => {
+    frames();
+    localeFiles();
+    const host = document.createElement('div');
+    document.body.append(host);
+    hosts.push(host);
+    const shown: (string | null | undefined)[] = [];
+    // Every state the form is drawn in, as a page would see it: the root's language at each change.
+    handles.push(mount(host, { waitlistId: WAITLIST_ID, baseUrl: BASE_URL, lang: 'ro' }));
+    const root = host.shadowRoot as ShadowRoot;
+    shown.push(root.querySelector('.w')?.getAttribute('lang'));
+    new MutationObserver(() => shown.push(root.querySelector('.w')?.getAttribute('lang'))).observe(root, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+    });
+    await vi.waitFor(() => expect(root.querySelector('label')?.textContent).toBe(locale('ro').label));
+    expect(shown.filter((lang) => lang !== undefined && lang !== null)).not.toContain('en');
+    expect(root.querySelector('.w')?.getAttribute('lang')).toBe('ro');
+  });
+
+  it('one still on its way after the first frame: English, then the language', async () => {
     let arrive: () => void = () => {};
     const arrived = new Promise<void>((resolve) => {
       arrive = resolve;
@@ -185,8 +214,11 @@ describe('the locale file', () => {
         return HttpResponse.json(locale('fr'));
       }),
     );
+    const frame = frames();
     const form = open({ lang: 'fr' });
-    // Drawn at once, in English, while the file is on its way.
+    // Nothing drawn until the first frame: then English, while the file is on its way.
+    expect(form.label()).toBeUndefined();
+    frame.next();
     expect(form.label()).toBe(en.label);
     expect(form.root().lang).toBe('en');
     await vi.waitFor(() => expect(asked).toEqual(['held']));

@@ -44,6 +44,8 @@ export interface FormProps {
   lang: Language;
   /** Its texts on their way; none for English, or when the page gave every text. */
   texts?: Promise<Partial<Locale> | undefined> | undefined;
+  /** Its texts, already here (then no `texts`). */
+  strings?: Partial<Locale> | undefined;
 }
 
 /** `phase` is replaced whole on every move: `setState` merges, which would mix two phases' members. */
@@ -58,7 +60,11 @@ interface FormState {
 }
 
 export class Form extends Component<FormProps, FormState> {
-  override state: FormState = { phase: IDLE, shown: this.props.texts ? 'en' : this.props.lang };
+  override state: FormState = {
+    phase: IDLE,
+    shown: this.props.texts ? 'en' : this.props.lang,
+    strings: this.props.strings,
+  };
   #controller?: AbortController;
   /** The gates passed while the visitor types; one per sign-up, aborted with the form. */
   #prepared?: Promise<PreparedGates | undefined>;

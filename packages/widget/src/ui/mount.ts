@@ -4,7 +4,7 @@
  */
 import { Form } from './form.js';
 import { pageLanguage } from './language.js';
-import { en } from './locale.js';
+import { en, type Locale } from './locale.js';
 import { loadLocale } from './locale-file.js';
 import { type MountOptions, resolveOptions, type WidgetConfig } from './options.js';
 import { css } from './styles.js';
@@ -30,6 +30,10 @@ function styleSheet(): CSSStyleSheet {
   return sheet;
 }
 
+/** At the next frame where there are frames; a timer's 16 ms elsewhere (a DOM without rendering). */
+const nextFrame = (then: () => void) =>
+  typeof requestAnimationFrame === 'function' ? requestAnimationFrame(then) : setTimeout(then, 16);
+
 /** Shadow roots this module attached, so it never renders into one a page made for itself. */
 const ours = new WeakSet<ShadowRoot>();
 const mounted = new WeakMap<Element, WaitlistHandle>();
@@ -51,23 +55,42 @@ export function mountConfig(host: HTMLElement, config: WidgetConfig, locales?: s
   const shadow = root;
   shadow.adoptedStyleSheets = [styleSheet()];
   const lang = config.lang ?? pageLanguage();
-  // Started with the first render, never awaited by it: English until the texts arrive. None
-  // for English (built in), nor when the page gave every text itself.
+  // None for English (built in), nor when the page gave every text itself.
   const texts =
     lang === 'en' || Object.keys(en).every((key) => key in config.locale)
       ? undefined
       : loadLocale(`${locales ?? `${config.baseUrl}/widget/locales/`}${lang}.json`, config.fetch);
-  const form = new Form({ controls, config, host, lang, texts });
-  form.mountIn(shadow);
+  // The file is asked for before the first render, which waits for it one frame at most: one that
+  // has come by then is drawn in at once (no English frame, one render, not two); else the form
+  // is drawn in English and switches when it comes (docs/languages.md#the-widget).
+  let form: Form | undefined;
+  let arrived: { strings: Partial<Locale> | undefined } | undefined;
+  const draw = () => {
+    if (form || mounted.get(host) !== handle) return;
+    const props = { controls, config, host };
+    if (!texts) form = new Form({ ...props, lang });
+    // A file that could not be used leaves the form in English.
+    else if (arrived)
+      form = new Form({ ...props, lang: arrived.strings ? lang : 'en', strings: arrived.strings });
+    else form = new Form({ ...props, lang, texts });
+    form.mountIn(shadow);
+  };
   const handle: WaitlistHandle = {
     reset: () => controls.reset?.(),
     destroy: () => {
       if (mounted.get(host) !== handle) return;
       mounted.delete(host);
-      form.unmount();
+      form?.unmount();
     },
   };
   mounted.set(host, handle);
+  if (texts) {
+    void texts.then((strings) => {
+      arrived = { strings };
+      draw();
+    });
+    nextFrame(draw);
+  } else draw();
   return handle;
 }
 

@@ -177,7 +177,11 @@ describe('the locale file', () => {
   function frames() {
     const waiting: FrameRequestCallback[] = [];
     vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => waiting.push(callback));
-    return { next: () => waiting.splice(0).forEach((callback) => callback(performance.now())) };
+    return {
+      next: () => {
+        for (const callback of waiting.splice(0)) callback(performance.now());
+      },
+    };
   }
 
   it('one that comes before the first frame is drawn in at once: the form is never English', async () => {

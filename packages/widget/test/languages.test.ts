@@ -11,6 +11,7 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { DEFAULT_TAG, defineWaitlistElement } from '../src/ui/element.js';
 import { en, format } from '../src/ui/locale.js';
+import { LOCALE_WAIT_MS } from '../src/ui/locale-file.js';
 import { mount, type WaitlistHandle } from '../src/ui/mount.js';
 import {
   attributeName,
@@ -51,6 +52,7 @@ beforeEach(() => {
   errors = vi.spyOn(console, 'error').mockImplementation(() => {});
 });
 afterEach(() => {
+  vi.useRealTimers();
   for (const handle of handles) handle.destroy();
   for (const host of hosts) host.remove();
   hosts = [];
@@ -173,19 +175,24 @@ describe('choosing the language', () => {
 });
 
 describe('the locale file', () => {
-  /** The page's frames, each drawn when the test says (happy-dom has no rendering to wait for). */
-  function frames() {
-    const waiting: FrameRequestCallback[] = [];
-    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => waiting.push(callback));
-    return {
-      next: () => {
-        for (const callback of waiting.splice(0)) callback(performance.now());
-      },
-    };
+  /**
+   * The first render's wait for the file, ended only when the test says: `setTimeout` is faked,
+   * and `until` polls on the real one (`vi.waitFor` would advance the fake clock and end the wait).
+   */
+  const realTimeout = globalThis.setTimeout;
+  function waitForFile() {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    return { end: () => vi.advanceTimersByTime(LOCALE_WAIT_MS) };
+  }
+  async function until(check: () => boolean) {
+    for (let tries = 0; !check(); tries++) {
+      if (tries === 1_000) throw new Error(`still not so after 1,000 polls: ${check}`);
+      await new Promise((resolve) => realTimeout(resolve, 10));
+    }
   }
 
-  it('one that comes before the first frame is drawn in at once: the form is never English', async () => {
-    frames();
+  it('one that comes within the wait is drawn in at once: the form is never English', async () => {
+    waitForFile();
     localeFiles();
     const host = document.createElement('div');
     document.body.append(host);
@@ -200,12 +207,12 @@ describe('the locale file', () => {
       childList: true,
       attributes: true,
     });
-    await vi.waitFor(() => expect(root.querySelector('label')?.textContent).toBe(locale('ro').label));
+    await until(() => root.querySelector('label')?.textContent === locale('ro').label);
     expect(shown.filter((lang) => lang !== undefined && lang !== null)).not.toContain('en');
     expect(root.querySelector('.w')?.getAttribute('lang')).toBe('ro');
   });
 
-  it('one still on its way after the first frame: English, then the language', async () => {
+  it('one still on its way when the wait ends: English, then the language', async () => {
     let arrive: () => void = () => {};
     const arrived = new Promise<void>((resolve) => {
       arrive = resolve;
@@ -218,14 +225,15 @@ describe('the locale file', () => {
         return HttpResponse.json(locale('fr'));
       }),
     );
-    const frame = frames();
+    const wait = waitForFile();
     const form = open({ lang: 'fr' });
-    // Nothing drawn until the first frame: then English, while the file is on its way.
+    // Nothing drawn while the file is awaited: then English, while it is still on its way.
+    await until(() => asked.length > 0);
+    expect(asked).toEqual(['held']);
     expect(form.label()).toBeUndefined();
-    frame.next();
+    wait.end();
     expect(form.label()).toBe(en.label);
     expect(form.root().lang).toBe('en');
-    await vi.waitFor(() => expect(asked).toEqual(['held']));
     arrive();
     await vi.waitFor(() => expect(form.label()).toBe('Adresse e-mail'));
     expect(form.root().lang).toBe('fr');

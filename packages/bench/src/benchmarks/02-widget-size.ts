@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Benchmark, Context } from '../lib/bench.js';
 import { gzip9 } from '../lib/gzip.js';
-import { timeToLanguage } from '../lib/language-load.js';
+import { type LanguageLoad, timeToLanguage } from '../lib/language-load.js';
 import { fmtInt, fmtMs, fmtRatio, median, metCell } from '../lib/stats.js';
 import type { Row, Section } from '../lib/table.js';
 import { buildWidgetWithAndWithoutView } from '../lib/widget-builds.js';
@@ -128,13 +128,16 @@ async function languageRows(ctx: Context, shipped: string, script: number): Prom
     sizeRow(`the largest locale file: locales/${largest.file}`, largest.size),
     sizeRow(`the median of the ${sizes.length} locale files`, median(sizes.map((s) => s.size))),
   ];
-  const runs = ctx.smoke ? 1 : 15;
+  const runs = ctx.smoke ? 1 : 25;
   const noChromium = ctx.lacks('chromium', 'the time to an interactive form in German');
   if (!noChromium) {
     ctx.log(`loading a page in English and one in German, ${runs} cold loads each`);
-    const times = await timeToLanguage(ctx.tempDir('languages'), ['en', 'de'], runs);
-    const en = median(times.get('en') ?? []);
-    const de = median(times.get('de') ?? []);
+    const loads = await timeToLanguage(ctx.tempDir('languages'), ['en', 'de'], runs);
+    const of = (lang: string, figure: keyof LanguageLoad) =>
+      median((loads.get(lang) ?? []).map((l) => l[figure]));
+    const en = of('en', 'interactive');
+    const de = of('de', 'interactive');
+    const wait = of('de', 'localeWait');
     rows.push(
       {
         name: 'time to an interactive form, `<html lang="en">` (baseline)',
@@ -150,6 +153,12 @@ async function languageRows(ctx: Context, shipped: string, script: number): Prom
         goal: `≤ ${LANGUAGE_GOAL}×`,
         met: metCell(de / en <= LANGUAGE_GOAL),
       },
+      {
+        name: "de.json's round trip as the German page sees it (asked for → texts in hand); ratio: English + it, the floor",
+        value: fmtMs(wait),
+        baseline: fmtMs(en),
+        ratio: fmtRatio((en + wait) / en),
+      },
     );
   }
   return {
@@ -162,7 +171,8 @@ async function languageRows(ctx: Context, shipped: string, script: number): Prom
       ...(noChromium
         ? [noChromium]
         : [
-            `Time to interactive: median of ${runs} loads of each page, alternating which goes first in each round, after a round not counted (the server's and Chromium's first use). The ratio is German ÷ English.`,
+            `Time to interactive: median of ${runs} loads of each page, alternating which goes first in each round, after a round not counted (the server's and Chromium's first use). The ratio is German ÷ English. The page reports through a CDP binding, so the harness neither polls nor evaluates in it while the form is on its way.`,
+            "A page in German cannot be as quick as one in English: its texts are a second request, which can only start once the script runs (a `<link rel=preload>` for it was no quicker on this machine, where the network is not the cost: the page only reads the answer when its main thread is free). The form asks for the file before anything else it does and waits for it (100 ms at most) rather than drawing English first, so it is drawn once. The third row is that request's round trip measured in the page, from the `fetch` call to its parsed texts; English plus it (its ratio) is the floor for any design that fetches one locale file from the script, as the issue asks.",
           ]),
     ],
   };

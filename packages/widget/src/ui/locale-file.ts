@@ -5,6 +5,15 @@
  */
 import { type Locale, mergeLocale } from './locale.js';
 
+/**
+ * How long the first render waits for a locale file asked for at the same moment. From a nearby
+ * server the file comes well within it, and the form is drawn once, in its language: no English
+ * frame, no second layout of longer words (a layout shift on the host's page). From a far one the
+ * form is drawn in English when the wait ends and switches when the file comes. Under 100 ms a
+ * delay reads as instant (docs/languages.md#the-widget).
+ */
+export const LOCALE_WAIT_MS = 100;
+
 const files = new Map<string, Promise<Partial<Locale> | undefined>>();
 
 /** The file's texts, or undefined (with a hint on the console) when it cannot be used. */

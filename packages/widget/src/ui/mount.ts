@@ -5,7 +5,7 @@
 import { Form } from './form.js';
 import { pageLanguage } from './language.js';
 import { en, type Locale } from './locale.js';
-import { loadLocale } from './locale-file.js';
+import { LOCALE_WAIT_MS, loadLocale } from './locale-file.js';
 import { type MountOptions, resolveOptions, type WidgetConfig } from './options.js';
 import { css } from './styles.js';
 
@@ -30,10 +30,6 @@ function styleSheet(): CSSStyleSheet {
   return sheet;
 }
 
-/** At the next frame where there are frames; a timer's 16 ms elsewhere (a DOM without rendering). */
-const nextFrame = (then: () => void) =>
-  typeof requestAnimationFrame === 'function' ? requestAnimationFrame(then) : setTimeout(then, 16);
-
 /** Shadow roots this module attached, so it never renders into one a page made for itself. */
 const ours = new WeakSet<ShadowRoot>();
 const mounted = new WeakMap<Element, WaitlistHandle>();
@@ -44,6 +40,13 @@ const mounted = new WeakMap<Element, WaitlistHandle>();
  */
 export function mountConfig(host: HTMLElement, config: WidgetConfig, locales?: string): WaitlistHandle {
   mounted.get(host)?.destroy();
+  const lang = config.lang ?? pageLanguage();
+  // None for English (built in), nor when the page gave every text itself. Asked for first, before
+  // the shadow root and the style sheet, so the request is on its way while they are made.
+  const texts =
+    lang === 'en' || Object.keys(en).every((key) => key in config.locale)
+      ? undefined
+      : loadLocale(`${locales ?? `${config.baseUrl}/widget/locales/`}${lang}.json`, config.fetch);
   let root = host.shadowRoot;
   if (!root) {
     root = host.attachShadow({ mode: 'open' });
@@ -54,15 +57,8 @@ export function mountConfig(host: HTMLElement, config: WidgetConfig, locales?: s
   const controls: { reset?: () => void } = {};
   const shadow = root;
   shadow.adoptedStyleSheets = [styleSheet()];
-  const lang = config.lang ?? pageLanguage();
-  // None for English (built in), nor when the page gave every text itself.
-  const texts =
-    lang === 'en' || Object.keys(en).every((key) => key in config.locale)
-      ? undefined
-      : loadLocale(`${locales ?? `${config.baseUrl}/widget/locales/`}${lang}.json`, config.fetch);
-  // The file is asked for before the first render, which waits for it one frame at most: one that
-  // has come by then is drawn in at once (no English frame, one render, not two); else the form
-  // is drawn in English and switches when it comes (docs/languages.md#the-widget).
+  // The first render waits for the file LOCALE_WAIT_MS at most: one that has come is drawn in at
+  // once; else the form is drawn in English and switches when it comes.
   let form: Form | undefined;
   let arrived: { strings: Partial<Locale> | undefined } | undefined;
   const draw = () => {
@@ -89,7 +85,7 @@ export function mountConfig(host: HTMLElement, config: WidgetConfig, locales?: s
       arrived = { strings };
       draw();
     });
-    nextFrame(draw);
+    setTimeout(draw, LOCALE_WAIT_MS);
   } else draw();
   return handle;
 }

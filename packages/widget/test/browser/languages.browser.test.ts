@@ -3,7 +3,8 @@
  * locale files served by the built reference server to a page on another origin
  * (docs/languages.md#the-widget): the page's `<html lang>` gives German before any interaction
  * with one request for its file and none for English; a locale file that 404s, answers HTML or
- * is blocked by the page's CSP leaves the form in English with nothing shown to the visitor;
+ * is blocked by the page's CSP leaves the form in English with nothing shown to the visitor; one
+ * slower than the first render's wait shows English when the wait ends, then German;
  * every language fits the widget's box at 320 px; Arabic mirrors the layout (screenshots beside
  * English's, kept in a temp folder) and is axe-clean.
  */
@@ -23,6 +24,7 @@ import {
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../src/ui/locale.js';
+import { LOCALE_WAIT_MS } from '../../src/ui/locale-file.js';
 import { type PageServer, startPageServer } from './page-server.js';
 
 let browser: Browser;
@@ -146,6 +148,52 @@ describe.skipIf(chromiumMissing)('the widget’s languages in Chromium', () => {
     await english.page.waitForLoadState('networkidle');
     expect(english.locales).toEqual([]);
     await english.page.close();
+  });
+
+  it('a locale file slower than the first render’s wait: English when the wait ends, then German, untouched', async () => {
+    const page = await browser.newPage();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/widget/locales/de.json', async (route) => {
+      await held;
+      await route.continue();
+    });
+    // Every language the form's root is drawn in, with the page's clock, as the page sees it.
+    await page.addInitScript(() => {
+      const drawn: [string | null, number][] = [];
+      (window as unknown as { drawn: typeof drawn }).drawn = drawn;
+      const note = (root: ShadowRoot) => {
+        const lang = root.querySelector('.w')?.getAttribute('lang');
+        if (lang !== undefined && drawn.at(-1)?.[0] !== lang) drawn.push([lang, performance.now()]);
+      };
+      new MutationObserver((_, observer) => {
+        const root = document.querySelector('waitlist-form')?.shadowRoot;
+        if (!root) return;
+        observer.disconnect();
+        note(root);
+        new MutationObserver(() => note(root)).observe(root, {
+          subtree: true,
+          childList: true,
+          attributes: true,
+        });
+      }).observe(document, { subtree: true, childList: true });
+    });
+    await page.goto(`${pages.origin}/?html=de`);
+    await expect.poll(() => label(page), { timeout: ARRIVED_MS }).toBe(en.label);
+    release();
+    await expect.poll(() => label(page), { timeout: ARRIVED_MS }).toBe('E-Mail-Adresse');
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+    const { drawn, asked } = await page.evaluate(() => ({
+      drawn: (window as unknown as { drawn: [string, number][] }).drawn,
+      asked: performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/de.json'))
+        ?.startTime,
+    }));
+    expect(drawn.map(([lang]) => lang)).toEqual(['en', 'de']);
+    // Nothing was drawn while the wait lasted (timers fire late, never early; 5 ms for the clocks).
+    expect(drawn[0]?.[1] ?? 0).toBeGreaterThanOrEqual((asked ?? Number.NaN) + LOCALE_WAIT_MS - 5);
+    await page.close();
   });
 
   for (const [what, tag, answer] of [

@@ -11,6 +11,7 @@ import { WebhookEventSchema } from '@waitlistkit/protocol';
 import { cli, type RunningServer, seedTenant, startServer, tempDir } from '@waitlistkit/testkit';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from './database.js';
 import { type Harness, harness, ORIGIN, publicPost, SECRET, until } from './helpers.js';
 import { deliveriesUntil, type Reply, receiver } from './webhook-receiver.js';
 
@@ -323,6 +324,47 @@ describe('webhooks', () => {
     } finally {
       await r.close();
     }
+  });
+
+  it('records an event only when a live endpoint wants its type and waitlist: a sign-up wanted by none writes none', async () => {
+    const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+    const other = await h.cli<{ waitlist_id: string }>([
+      'waitlist',
+      'create',
+      '--tenant',
+      t.tenantId,
+      '--name',
+      'Other',
+      '--origins',
+      ORIGIN,
+    ]);
+    const recorded = async () =>
+      (
+        await sql<{ type: string; waitlist_id: string }>(
+          h.db,
+          'SELECT type, waitlist_id FROM events WHERE tenant_id = ? ORDER BY seq',
+          [t.tenantId],
+        )
+      ).map((e) => `${e.type} ${e.waitlist_id === t.waitlistId ? 'one' : 'other'}`);
+    // Admissions of the first waitlist only: a sign-up there, and anything of the other, is wanted by nobody.
+    await endpoint(t, 'http://127.0.0.1:9/admitted', [
+      '--events',
+      'subscriber.admitted',
+      '--waitlist',
+      t.waitlistId,
+    ]);
+    for (const wl of [t.waitlistId, other.waitlist_id]) {
+      expect(
+        (await publicPost(h.server, wl, { email: `a@${wl === t.waitlistId ? 'one' : 'other'}.example` }))
+          .status,
+      ).toBe(202);
+      await h.cli(['subscriber', 'admit', '--operator', t.operatorId, '--waitlist', wl, '--count', '1']);
+    }
+    expect(await recorded()).toEqual(['subscriber.admitted one']);
+    // An endpoint of every type and waitlist wants them all from then on.
+    await endpoint(t, 'http://127.0.0.1:9/all');
+    expect((await publicPost(h.server, other.waitlist_id, { email: 'b@other.example' })).status).toBe(202);
+    expect(await recorded()).toEqual(['subscriber.admitted one', 'subscriber.created other']);
   });
 
   it('refuses http, private, loopback and link-local destinations unless they are allowed', async () => {

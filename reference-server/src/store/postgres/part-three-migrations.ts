@@ -200,4 +200,25 @@ export const PART_THREE_MIGRATIONS: readonly string[] = [
   CREATE TRIGGER subscribers_welcome_mails AFTER INSERT ON subscribers REFERENCING NEW TABLE AS new_rows
     FOR EACH STATEMENT EXECUTE FUNCTION queue_welcome_mails();
   `,
+  `
+  -- A sign-up's event is recorded only when a live endpoint wants it, by the rule of
+  -- domain/webhook-routing.ts (docs/webhooks.md#endpoints): its waitlist, or none named, and
+  -- subscriber.created among its events, or none named. A tenant whose endpoints want other
+  -- events (admissions, say) no longer writes, and later discards, an event per sign-up. SQLite's
+  -- instr(haystack, needle), so the statements both stores share can test an endpoint's events.
+  CREATE FUNCTION instr(text, text) RETURNS integer LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$ SELECT strpos($1, $2) $$;
+  CREATE OR REPLACE FUNCTION subscriber_created_event() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO events (message_id, tenant_id, waitlist_id, type, subject_id, at)
+    SELECT 'msg_' || random_hex(12), w.tenant_id, NEW.waitlist_id, 'subscriber.created', NEW.id, NEW.joined_us / 1000
+      FROM waitlists AS w
+     WHERE w.id = NEW.waitlist_id
+       AND EXISTS (SELECT 1 FROM webhook_endpoints AS e
+                    WHERE e.tenant_id = w.tenant_id AND e.state = 'active'
+                      AND (e.waitlist_id IS NULL OR e.waitlist_id = NEW.waitlist_id)
+                      AND (e.events = '[]' OR instr(e.events, '"subscriber.created"') > 0));
+    RETURN NULL;
+  END $$;
+  `,
 ];

@@ -222,6 +222,24 @@ export const MIGRATIONS: readonly Migration[] = [
   -- list of tags grows, and the sign-up's schema is what refuses a tag we lack.
   ALTER TABLE subscribers ADD COLUMN lang TEXT;
   `,
+  `
+  -- A sign-up's event is recorded only when a live endpoint wants it, by the rule of
+  -- domain/webhook-routing.ts (docs/webhooks.md#endpoints): its waitlist, or none named, and
+  -- subscriber.created among its events, or none named. A tenant whose endpoints want other
+  -- events (admissions, say) no longer writes, and later discards, an event per sign-up.
+  DROP TRIGGER subscribers_created_event;
+  CREATE TRIGGER subscribers_created_event AFTER INSERT ON subscribers
+    WHEN EXISTS (SELECT 1 FROM waitlists w JOIN webhook_endpoints e ON e.tenant_id = w.tenant_id AND e.state = 'active'
+                  WHERE w.id = NEW.waitlist_id
+                    AND (e.waitlist_id IS NULL OR e.waitlist_id = NEW.waitlist_id)
+                    AND (e.events = '[]' OR instr(e.events, '"subscriber.created"') > 0))
+  BEGIN
+    INSERT INTO events (message_id, tenant_id, waitlist_id, type, subject_id, at)
+    SELECT 'msg_' || lower(hex(randomblob(12))), tenant_id, NEW.waitlist_id, 'subscriber.created', NEW.id,
+           NEW.joined_us / 1000
+      FROM waitlists WHERE id = NEW.waitlist_id;
+  END;
+  `,
 ];
 
 /** BEGIN IMMEDIATE takes the write lock at once: a second process starting waits, then finds the steps applied. */

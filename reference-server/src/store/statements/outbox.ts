@@ -10,10 +10,16 @@ import { type Dialect, perDialect } from '../dialect.js';
 import type { ClaimedDelivery, DeliveryRow, DueDelivery, NewEvent, Outbox, StoredEvent } from '../store.js';
 import { isoNow } from '../time.js';
 
-/** Only tenants with a live endpoint pay for an event: for the others nothing is written. */
+/**
+ * Only an event a live endpoint wants is written, by the rule of domain/webhook-routing.ts: for
+ * the others nothing is (the sign-up's own event is the schema's trigger, by the same rule).
+ * `instr` is SQLite's; the PostgreSQL schema defines it too.
+ */
 const ADD = `INSERT INTO events (message_id, tenant_id, waitlist_id, type, subject_id, data, at)
   SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE EXISTS (
-    SELECT 1 FROM webhook_endpoints WHERE tenant_id = ?2 AND state = 'active')`;
+    SELECT 1 FROM webhook_endpoints WHERE tenant_id = ?2 AND state = 'active'
+       AND (waitlist_id IS NULL OR waitlist_id = ?3)
+       AND (events = '[]' OR instr(events, '"' || CAST(?4 AS TEXT) || '"') > 0))`;
 
 export async function addEvent(db: Db, event: NewEvent, now: number): Promise<void> {
   await db.run(ADD, [

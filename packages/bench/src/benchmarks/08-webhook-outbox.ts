@@ -5,8 +5,8 @@
  * connections, on a server whose tenant has no webhook endpoint (the baseline) and on one whose
  * tenant has one endpoint subscribed to `subscriber.created`, pointing at a receiver on loopback
  * that answers 204 at once (lib/webhook-receiver.ts); the goal is on their ratio. A third server
- * has its endpoint subscribed to `subscriber.admitted`, which no sign-up causes: events are
- * recorded but nothing is delivered, which tells the cost of recording from the cost of sending.
+ * has its endpoint subscribed to `subscriber.admitted`, which no sign-up causes: no event is
+ * recorded for a sign-up (docs/webhooks.md#the-outbox), so the endpoint should cost nothing.
  * Every server runs with the same webhook environment, so the endpoint is the only difference.
  *
  * Noise: every run is on a fresh SQLite file and a fresh server (warmed up, then measured), so no
@@ -14,7 +14,7 @@
  * from round to round, and the ratio is the median of the per-round ratios to the same round's
  * baseline, so drift of the shared machine does not decide it. Checked in every run: no socket
  * errors, every answer 202, the rows gained equal wrk's 202s (give or take the requests in
- * flight), and with the subscribed endpoint one event recorded per subscriber.
+ * flight), and with the subscribed endpoint one event recorded per subscriber (none with the other).
  *
  * Delay from 202 to delivery: wrk cannot say when each 202 came, so a separate phase drives
  * sign-ups from Node (node:http, the same 50 concurrent requests, fresh emails) on a fresh server
@@ -275,6 +275,9 @@ export default {
                 `${id}: ${after.events} events for ${after.subscribers} subscribers`,
               );
             }
+            // Wanting no sign-up event, the other endpoint must have had none written.
+            if (kind === 'other')
+              assert(after.events === 0, `${id}: ${after.events} events recorded, none wanted`);
             runs[kind].push({ ...run, cpuPerRequestUs, eventsPerSignup: after.events / after.subscribers });
           } finally {
             await stop(t);
@@ -393,11 +396,12 @@ export default {
             ],
             rows: kinds.map(throughputRow),
             notes: [
-              'The endpoint for subscriber.admitted (an event no sign-up causes) is there to tell the costs apart: ' +
-                'what recording events costs the sign-up itself, and what sending them costs on top: the outbox ' +
-                "building deliveries, claiming them and recording their attempts on the server's main thread and " +
-                'database, the attempts themselves (the HTTP request and its answer) on its sending thread ' +
-                '(docs/webhooks.md#where-deliveries-run), all in the same process on the same two cores.',
+              'The endpoint for subscriber.admitted (an event no sign-up causes) shows what an endpoint that wants ' +
+                'no sign-up event costs: no event is written for a sign-up nobody wants (docs/webhooks.md#the-outbox). ' +
+                'With subscriber.created, each sign-up records its event and the outbox then builds its delivery, ' +
+                "claims it and records its attempt on the server's main thread and database, the attempt itself " +
+                '(the HTTP request and its answer) on its sending thread (docs/webhooks.md#where-deliveries-run), ' +
+                'all in the same process on the same two cores as the sign-ups and wrk.',
               'Every server runs with WAITLIST_WEBHOOK_ALLOW_PRIVATE=1 and WAITLIST_WEBHOOK_RETRY_SCHEDULE=1,1,1,1,1; ' +
                 'the receiver is a node:http server in a worker thread of the benchmark, on the same machine.',
               `Checked in every run: no socket errors, every answer 202, the rows gained equal wrk's 202s ` +

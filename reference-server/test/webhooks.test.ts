@@ -35,6 +35,22 @@ async function endpoint(
   );
 }
 
+/** A tenant with its waitlist and a second one, `other`, both open to ORIGIN. */
+async function tenantOfTwoWaitlists() {
+  const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
+  const other = await h.cli<{ waitlist_id: string }>([
+    'waitlist',
+    'create',
+    '--tenant',
+    t.tenantId,
+    '--name',
+    'Other',
+    '--origins',
+    ORIGIN,
+  ]);
+  return { t, other };
+}
+
 type Listed = { id: string; state: string; attempts: { status: number | null }[] };
 
 /** An endpoint's deliveries with their attempts, newest first, through the command line. */
@@ -269,17 +285,7 @@ describe('webhooks', () => {
   it('sends only the event types and the waitlist an endpoint asked for; admissions and erasures too', async () => {
     const r = await receiver(() => 200);
     try {
-      const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
-      const other = await h.cli<{ waitlist_id: string }>([
-        'waitlist',
-        'create',
-        '--tenant',
-        t.tenantId,
-        '--name',
-        'Other',
-        '--origins',
-        ORIGIN,
-      ]);
+      const { t, other } = await tenantOfTwoWaitlists();
       await endpoint(t, `${r.url}/admitted`, [
         '--events',
         'subscriber.admitted,subscriber.deleted',
@@ -327,17 +333,7 @@ describe('webhooks', () => {
   });
 
   it('records an event only when a live endpoint wants its type and waitlist: a sign-up wanted by none writes none', async () => {
-    const t = await h.tenant({ waitlist: ['--origins', ORIGIN] });
-    const other = await h.cli<{ waitlist_id: string }>([
-      'waitlist',
-      'create',
-      '--tenant',
-      t.tenantId,
-      '--name',
-      'Other',
-      '--origins',
-      ORIGIN,
-    ]);
+    const { t, other } = await tenantOfTwoWaitlists();
     const recorded = async () =>
       (
         await sql<{ type: string; waitlist_id: string }>(

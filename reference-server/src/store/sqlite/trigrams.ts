@@ -2,11 +2,17 @@
  * Which trigrams of a search needle the trigram index (subscribers_fts) is asked for. Any of them
  * will do for correctness: a text containing the needle contains every trigram of it, so the rows
  * having some of them include every match, and line.ts keeps only rows that really contain the
- * needle. What the choice changes is the cost. FTS5 reads the doclist of each trigram asked for,
- * and the doclist of a common trigram is long (`ia.` is in a quarter of the bench's addresses):
- * two rare trigrams find as few candidates as all of them, reading a fraction of the index. How
- * rare a trigram is, FTS5 can only say by reading its doclist, so a sample of the search texts
- * says it instead: a few thousand rows, drawn again every few minutes.
+ * needle. What the choice changes is the cost, of two kinds: FTS5 reads the doclist of each
+ * trigram asked for (`ia.` is in a quarter of the bench's addresses), and every candidate those
+ * doclists leave is then read from the table and checked, which costs about sixty doclist entries
+ * (bench item 5 at 1M: 125k entries in 2.8 ms, 8,292 candidates read, checked and sorted in 11.7).
+ * How common a trigram is, and how much it narrows the others, FTS5 could only say by reading its
+ * doclist, so a sample of the search texts says it instead: a few thousand rows, drawn again
+ * every few minutes.
+ *
+ * The trigrams of one word travel together (`mar`, `ari` and `ria` are all in `maria`): asking
+ * for the next rarest often narrows nothing, so each pick is the trigram that lowers the
+ * estimated cost most given those already picked, and the picking stops when none lowers it.
  */
 import type { Connection } from './connection.js';
 
@@ -14,9 +20,8 @@ import type { Connection } from './connection.js';
 const SAMPLE_ROWS = 2000;
 const SAMPLE_MS = 10 * 60 * 1000;
 
-/** Trigrams asked for per search: at least two when the needle has them, at most four. */
-const FEWEST = 2;
-const MOST = 4;
+/** Reading one doclist entry, in candidates read and checked (see above). */
+const ENTRY_COST = 1 / 60;
 
 /** The search texts of a sample, and in how many of them each trigram occurs. */
 export interface TrigramSample {
@@ -42,25 +47,32 @@ export function indexable(needle: string): boolean {
 
 /**
  * The FTS5 query whose matches include every row whose search text contains `needle`, or
- * undefined when the index cannot answer (see indexable). It asks for the needle's trigrams the
- * sample saw least often, adding the next rarest while, in the sample, those asked for still
- * find more texts than the needle does (rows the exact test would then read and drop). Each is
- * quoted, so that no character of the needle is FTS5 syntax.
+ * undefined when the index cannot answer (see indexable): the needle's trigrams picked greedily
+ * by the cost they leave in the sample (see above), each quoted, so that no character of the
+ * needle is FTS5 syntax.
  */
 export function trigramQuery(needle: string, sample: TrigramSample): string | undefined {
   if (!indexable(needle)) return undefined;
   const seen = (gram: string) => sample.counts.get(gram) ?? 0;
-  const rarest = trigramsOf(needle)
-    .map((gram, at) => ({ gram, at }))
-    .sort((a, b) => seen(a.gram) - seen(b.gram) || a.at - b.at)
-    .map((g) => g.gram);
-  const matches = sample.texts.filter((text) => text.includes(needle)).length;
+  const left = trigramsOf(needle);
   const chosen: string[] = [];
   let found = sample.texts;
-  for (const gram of rarest) {
-    if (chosen.length >= MOST || (chosen.length >= FEWEST && found.length <= matches)) break;
+  let entries = 0;
+  let cost = Number.POSITIVE_INFINITY;
+  for (;;) {
+    let best: { at: number; cost: number } | undefined;
+    for (const [at, gram] of left.entries()) {
+      // Before the first pick the counts say it: each text counts a trigram once.
+      const narrowed = chosen.length === 0 ? seen(gram) : found.filter((text) => text.includes(gram)).length;
+      const estimate = (entries + seen(gram)) * ENTRY_COST + narrowed;
+      if (estimate < (best?.cost ?? cost)) best = { at, cost: estimate };
+    }
+    if (!best) break;
+    const [gram] = left.splice(best.at, 1) as [string];
     chosen.push(gram);
     found = found.filter((text) => text.includes(gram));
+    entries += seen(gram);
+    cost = best.cost;
   }
   return chosen.map((gram) => `"${gram.replaceAll('"', '""')}"`).join(' AND ');
 }

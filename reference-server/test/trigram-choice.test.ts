@@ -5,7 +5,7 @@
  * trigrams of one name always travel together.
  */
 import { describe, expect, it } from 'vitest';
-import { sampleOf, trigramQuery } from '../src/store/sqlite/trigrams.js';
+import { type IndexQuery, sampleOf, trigramQuery } from '../src/store/sqlite/trigrams.js';
 
 const FIRST = [
   'maria',
@@ -31,7 +31,7 @@ function addresses(copies: number): string[] {
   return texts;
 }
 
-const asked = (query: string | undefined) => query?.split(' AND ').map((gram) => JSON.parse(gram));
+const asked = (query: IndexQuery | undefined) => query?.match.split(' AND ').map((gram) => JSON.parse(gram));
 
 describe('the trigrams a search asks the index for', () => {
   it('pairs the rarest trigram with the one that narrows it most, not with the next rarest', () => {
@@ -65,8 +65,15 @@ describe('the trigrams a search asks the index for', () => {
     expect(asked(trigramQuery('ana.kim', sampleOf(addresses(20))))).toHaveLength(2);
   });
 
+  it('says the share of the sample its trigrams find, which the plan weighs against a scan', () => {
+    // 2,400 texts, maria.garcia in 20 of them; `example` in all.
+    expect(trigramQuery('maria.garcia', sampleOf(addresses(20)))?.share).toBe(20 / 2400);
+    expect(trigramQuery('example', sampleOf(addresses(20)))?.share).toBe(1);
+    expect(trigramQuery('maria', sampleOf([]))?.share).toBe(0);
+  });
+
   it('quotes every trigram, so no character of the needle is FTS5 syntax', () => {
-    expect(trigramQuery('a"b*c', sampleOf(['a"b*c@example.org']))).toBe('"a""b"');
+    expect(trigramQuery('a"b*c', sampleOf(['a"b*c@example.org']))?.match).toBe('"a""b"');
   });
 
   it('leaves needles without a trigram, or with a NUL, to the scan', () => {

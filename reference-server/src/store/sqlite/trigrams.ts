@@ -23,10 +23,17 @@ const SAMPLE_MS = 10 * 60 * 1000;
 /** Reading one doclist entry, in candidates read and checked (see above). */
 const ENTRY_COST = 1 / 60;
 
-/** The search texts of a sample, and in how many of them each trigram occurs. */
+/** The search texts of a sample, in how many of them each trigram occurs, and of how many rows. */
 export interface TrigramSample {
   texts: readonly string[];
   counts: ReadonlyMap<string, number>;
+  rows: number;
+}
+
+/** What a search asks the index for, and the share of all rows the sample says it will offer. */
+export interface IndexQuery {
+  match: string;
+  share: number;
 }
 
 /** The distinct trigrams of `text`, in order of first occurrence, by code point as FTS5 counts. */
@@ -51,7 +58,7 @@ export function indexable(needle: string): boolean {
  * by the cost they leave in the sample (see above), each quoted, so that no character of the
  * needle is FTS5 syntax.
  */
-export function trigramQuery(needle: string, sample: TrigramSample): string | undefined {
+export function trigramQuery(needle: string, sample: TrigramSample): IndexQuery | undefined {
   if (!indexable(needle)) return undefined;
   const seen = (gram: string) => sample.counts.get(gram) ?? 0;
   const left = trigramsOf(needle);
@@ -74,23 +81,26 @@ export function trigramQuery(needle: string, sample: TrigramSample): string | un
     entries += seen(gram);
     cost = best.cost;
   }
-  return chosen.map((gram) => `"${gram.replaceAll('"', '""')}"`).join(' AND ');
+  return {
+    match: chosen.map((gram) => `"${gram.replaceAll('"', '""')}"`).join(' AND '),
+    share: sample.texts.length === 0 ? 0 : found.length / sample.texts.length,
+  };
 }
 
-/** Counts the trigrams of a sample of search texts. */
-export function sampleOf(texts: readonly string[]): TrigramSample {
+/** Counts the trigrams of a sample of search texts drawn from `rows` rows. */
+export function sampleOf(texts: readonly string[], rows = texts.length): TrigramSample {
   const counts = new Map<string, number>();
   for (const text of texts)
     for (const gram of trigramsOf(text)) counts.set(gram, (counts.get(gram) ?? 0) + 1);
-  return { texts, counts };
+  return { texts, counts, rows };
 }
 
 const samples = new WeakMap<Connection, { sample: Promise<TrigramSample>; at: number }>();
 
 /**
  * The connection's current sample, drawn when missing or old: search texts of rows at random
- * rowids (a rowid left by an erased row draws nothing). It only chooses trigrams: minutes old,
- * it changes no answer.
+ * rowids (a rowid left by an erased row draws nothing, so the share that drew a row says how
+ * many rows there are). It only chooses how to search: minutes old, it changes no answer.
  */
 export function trigramSample(db: Connection): Promise<TrigramSample> {
   const now = performance.now();
@@ -98,15 +108,15 @@ export function trigramSample(db: Connection): Promise<TrigramSample> {
   if (current && now - current.at < SAMPLE_MS) return current.sample;
   const sample = (async () => {
     const top = (await db.get<{ top: number | null }>('SELECT max(rowid) AS top FROM subscribers'))?.top ?? 0;
-    const rowids = Array.from(
-      { length: Math.min(SAMPLE_ROWS, top) },
-      () => 1 + Math.floor(Math.random() * top),
+    const rowids = new Set(
+      Array.from({ length: Math.min(SAMPLE_ROWS, top) }, () => 1 + Math.floor(Math.random() * top)),
     );
     const rows = await db.all<{ email_search: string }>(
       'SELECT email_search FROM subscribers WHERE rowid IN (SELECT value FROM json_each(?))',
-      [JSON.stringify(rowids)],
+      [JSON.stringify([...rowids])],
     );
-    return sampleOf(rows.map((r) => r.email_search));
+    const texts = rows.map((r) => r.email_search);
+    return sampleOf(texts, rowids.size === 0 ? 0 : Math.round((top * texts.length) / rowids.size));
   })();
   samples.set(db, { sample, at: now });
   sample.catch(() => samples.delete(db));

@@ -1,11 +1,13 @@
 /**
  * Which trigrams a search asks SQLite's trigram index for (store/sqlite/trigrams.ts), without a
- * database: the choice changes the cost of `q`, never its answer (search-index.test.ts shows the
- * answers). The samples here are shaped like the bench's addresses (first.lastN@domain), where the
+ * database: the choice changes the cost of `q`, never its answer (search-index.test.ts and
+ * list.test.ts show the answers), on SQLite as on PostgreSQL (store/postgres/trigrams.ts). The samples here are shaped like the bench's addresses (first.lastN@domain), where the
  * trigrams of one name always travel together.
  */
 import { describe, expect, it } from 'vitest';
-import { type IndexQuery, sampleOf, trigramQuery } from '../src/store/sqlite/trigrams.js';
+import { trigramPatterns } from '../src/store/postgres/trigrams.js';
+import { type IndexQuery, trigramQuery } from '../src/store/sqlite/trigrams.js';
+import { sampleOf } from '../src/store/trigram-choice.js';
 
 const FIRST = [
   'maria',
@@ -80,5 +82,14 @@ describe('the trigrams a search asks the index for', () => {
     const sample = sampleOf(addresses(1));
     expect(trigramQuery('ma', sample)).toBeUndefined();
     expect(trigramQuery('mar\0ia', sample)).toBeUndefined();
+  });
+
+  it('asks PostgreSQL only for trigrams of three ASCII letters or digits, each as a LIKE of its own', () => {
+    // pg_trgm reads `%a.g%` as the words `a` and `g`: no trigram it can look up as it is.
+    const sample = sampleOf(addresses(20));
+    expect(trigramPatterns('maria.garcia', sample)).toEqual(['%mar%', '%gar%']);
+    expect(trigramPatterns('a.g', sample)).toBeUndefined();
+    expect(trigramPatterns('ß.com', sample)).toEqual(['%com%']);
+    expect(trigramPatterns('%_\\', sample)).toBeUndefined();
   });
 });

@@ -49,7 +49,14 @@ export function openPool(url: string, max: number): pg.Pool {
 }
 
 export class Connection implements Db {
-  constructor(private readonly client: pg.Pool | pg.PoolClient) {}
+  /**
+   * `database`: what stays the same for every connection to one database (its pool), for what is
+   * kept per database rather than per connection (../trigram-samples.ts).
+   */
+  constructor(
+    private readonly client: pg.Pool | pg.PoolClient,
+    readonly database: object = client,
+  ) {}
 
   async run(sql: string, params: Params = []): Promise<RunResult> {
     const result = await this.query(sql, params);

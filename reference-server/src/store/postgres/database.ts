@@ -85,7 +85,7 @@ export async function openDatabase(url: string, { connections = 10 } = {}): Prom
       };
       client.on('error', died);
       try {
-        const tx = new Connection(client);
+        const tx = new Connection(client, pool);
         const opened = (await tx.batch([...begin, ...opening])).slice(begin.length);
         const { value, closing = [] } = await fn(tx, opened);
         // Only a COMMIT that answered is a commit: one whose answer was lost may or may not have

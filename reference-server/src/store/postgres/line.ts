@@ -22,6 +22,7 @@ import {
 import type { Connection } from './connection.js';
 import { postgres } from './dialect.js';
 import { insertOrMatchSubscriber } from './subscribers.js';
+import { trigramPatterns, trigramSample } from './trigrams.js';
 
 /** The line's size, from the waitlist's counters (its last_seq advanced by every sign-up). */
 export async function lineSize(db: Connection, waitlistId: string): Promise<LineSize> {
@@ -93,8 +94,18 @@ export async function positionsOf(
 const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
- * A literal substring of the email's search text, found through the trigram index (`LIKE` with
- * `%`, `_` and `\\` escaped, which the index understands), with an exact total.
+ * The rows that `q` matches: those of the waitlist whose search text contains the needle ($2) as
+ * it is, found through the trigram index by the LIKE patterns given (trigrams.ts), numbered from
+ * $`first`.
+ */
+function searchMatches(filter: string, patterns: readonly string[], first: number): string {
+  const likes = patterns.map((_, i) => `email_search LIKE $${first + i}`).join(' AND ');
+  return `waitlist_id = $1 AND ${filter} AND ${likes} AND strpos(email_search, $2) > 0`;
+}
+
+/**
+ * A literal substring of the email's search text, found through the trigram index, with an
+ * exact total: the hits' narrow columns first, then the page's rows whole.
  */
 async function search(
   db: Connection,
@@ -103,7 +114,10 @@ async function search(
   query: PageQuery,
   offset: number,
 ): Promise<ListPage> {
-  const pattern = `%${literal(searchText(query.q))}%`;
+  const needle = searchText(query.q);
+  // A needle with no trigram the index can be asked for as it is gives its whole self as the
+  // pattern (`%`, `_` and `\\` escaped), and pg_trgm takes what it can from it.
+  const patterns = trigramPatterns(needle, await trigramSample(db)) ?? [`%${literal(needle)}%`];
   const [filter, order] =
     query.status === SubscriberStatus.admitted
       ? ['admitted_us IS NOT NULL', 'ORDER BY admitted_us DESC']
@@ -113,12 +127,12 @@ async function search(
   // PostgreSQL 15 costs the window's count as if LIMIT could stop it early, and prefers walking
   // the whole line in order through subscribers_line, filtering each row: at 1M subscribers a
   // needle of 8,000 hits took 300-450 ms that way, about 60 ms this way (issue 16, item 5).
-  const hits = await db.all<LineRow & { total: number }>(
+  const hits = await db.all<Ranks & { id: string; total: number }>(
     `WITH hits AS MATERIALIZED (
-       SELECT ${LINE_COLUMNS} FROM subscribers
-        WHERE waitlist_id = $1 AND ${filter} AND email_search LIKE $2)
-     SELECT *, count(*) OVER () AS total FROM hits ${order} LIMIT $3 OFFSET $4`,
-    [waitlistId, pattern, query.limit, offset],
+       SELECT id, seq, rank_key, referral_count, admitted_us FROM subscribers
+        WHERE ${searchMatches(filter, patterns, 5)})
+     SELECT id, seq, rank_key, referral_count, count(*) OVER () AS total FROM hits ${order} LIMIT $3 OFFSET $4`,
+    [waitlistId, needle, query.limit, offset, ...patterns],
   );
   if (hits.length === 0) {
     // No row at all on page 1 means no match; past it, the count needs its own pass.
@@ -126,18 +140,22 @@ async function search(
     const total =
       (
         await db.get<{ n: number }>(
-          `SELECT count(*) AS n FROM subscribers WHERE waitlist_id = $1 AND ${filter} AND email_search LIKE $2`,
-          [waitlistId, pattern],
+          `SELECT count(*) AS n FROM subscribers WHERE ${searchMatches(filter, patterns, 3)}`,
+          [waitlistId, needle, ...patterns],
         )
       )?.n ?? 0;
     return { items: [], total };
   }
+  const rows = await db.all<LineRow>(`SELECT ${LINE_COLUMNS} FROM subscribers WHERE id = ANY($1::text[])`, [
+    hits.map((h) => h.id),
+  ]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
   const positions =
     query.status === SubscriberStatus.admitted
       ? hits.map(() => null)
       : await positionsOf(db, waitlistId, hits, settings.referral_boost);
   return {
-    items: hits.map((hit, i) => listed(hit, positions[i] ?? null, settings)),
+    items: hits.map((hit, i) => listed(byId.get(hit.id) as LineRow, positions[i] ?? null, settings)),
     total: (hits[0] as { total: number }).total,
   };
 }

@@ -888,13 +888,22 @@ interface PlanNode {
 }
 
 /**
+ * Two trigrams of SEARCH_Q, one of each name: what the server asks the GIN index for this needle
+ * (reference-server/src/store/postgres/trigrams.ts, pinned by test/trigram-choice.test.ts; with
+ * another sample it may take two others of the same names, which find the same rows).
+ */
+const SEARCH_TRIGRAMS = ['%mar%', '%gar%'];
+
+/**
  * What any exact total of q costs on this schema, whatever the query around it: EXPLAIN ANALYZE
- * of counting the hits alone, in words (the time in the trigram index and in the table).
+ * of counting the hits alone as the server finds them, in words (the time in the trigram index
+ * and in the table).
  */
 async function searchFloor(client: PgClient, waitlistId: string): Promise<string> {
   const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode; 'Execution Time': number }[] }>(
-    'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT count(*) FROM subscribers WHERE waitlist_id = $1 AND email_search LIKE $2',
-    [waitlistId, `%${SEARCH_Q}%`],
+    `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT count(*) FROM subscribers
+      WHERE waitlist_id = $1 AND email_search LIKE $3 AND email_search LIKE $4 AND strpos(email_search, $2) > 0`,
+    [waitlistId, SEARCH_Q, ...SEARCH_TRIGRAMS],
   );
   const explained = rows[0]?.['QUERY PLAN'][0];
   assert(explained, 'EXPLAIN gave no plan');
@@ -906,11 +915,12 @@ async function searchFloor(client: PgClient, waitlistId: string): Promise<string
   walk(explained.Plan);
   const index = nodes.find((n) => n['Node Type'] === 'Bitmap Index Scan');
   const heap = nodes.find((n) => n['Node Type'] === 'Bitmap Heap Scan');
-  const total = `Counting the hits alone (EXPLAIN ANALYZE of \`SELECT count(*) … WHERE waitlist_id = $1 AND email_search LIKE '%${SEARCH_Q}%'\`) took ${fmtMs(explained['Execution Time'])}`;
+  const likes = SEARCH_TRIGRAMS.map((p) => `email_search LIKE '${p}'`).join(' AND ');
+  const total = `Counting the hits alone (EXPLAIN ANALYZE of \`SELECT count(*) … WHERE waitlist_id = $1 AND ${likes} AND strpos(email_search, '${SEARCH_Q}') > 0\`) took ${fmtMs(explained['Execution Time'])}`;
   if (!index || !heap) return `${total} (${nodes.map((n) => n['Node Type']).join(' → ')}).`;
   return (
     `${total}: ${fmtMs(index['Actual Total Time'])} in the trigram index (${index['Index Name']}: ` +
-    `${fmtInt(index['Actual Rows'])} candidates, the rows having every trigram of the needle), then ` +
+    `${fmtInt(index['Actual Rows'])} candidates, the rows having both trigrams), then ` +
     `${fmtMs(heap['Actual Total Time'] - index['Actual Total Time'])} reading and rechecking them in the table ` +
     `(${fmtInt((heap['Exact Heap Blocks'] ?? 0) + (heap['Lossy Heap Blocks'] ?? 0))} pages, ` +
     `${fmtInt(heap['Shared Hit Blocks'] ?? 0)} buffers hit, ${fmtInt(heap['Shared Read Blocks'] ?? 0)} read): ` +

@@ -91,10 +91,13 @@ export const prefixRows = (d: Dialect, kind: keyof typeof PREFIX) => {
   return `${table}${index ? d.indexedBy(index) : ''} WHERE waitlist_id = ?1${where}`;
 };
 
+/** Rows tied with a referrer and before it: its rank key, and more referrals or joined first. */
+export const tiedBefore = (rankKey: string, referrals: string, seq: string) =>
+  `rank_key = ${rankKey} AND (referral_count > ${referrals} OR (referral_count = ${referrals} AND seq < ${seq}))`;
+
 /** A referrer's ties: waiting referrers of its rank key before it (more referrals, or joined first). */
 export const TIES = perDialect(
-  (d) => `SELECT count(*) AS n FROM ${prefixRows(d, 'rank')} AND rank_key = ?2
-     AND (referral_count > ?3 OR (referral_count = ?3 AND seq < ?4))`,
+  (d) => `SELECT count(*) AS n FROM ${prefixRows(d, 'rank')} AND ${tiedBefore('?2', '?3', '?4')}`,
 );
 
 const ADMITTED_COUNT = 'SELECT admitted_count AS n FROM waitlists WHERE id = ?';

@@ -264,6 +264,14 @@ export async function configure(db: Connection, { writer }: { writer: boolean })
     await db.exec('PRAGMA secure_delete = ON');
     // FULL: every commit is fsynced before it returns, so a 202 survives power loss.
     await db.exec('PRAGMA synchronous = FULL');
+    // The commit that takes the WAL past this many pages copies them into the file first (a
+    // checkpoint, on the writer, while sign-ups wait). A sign-up rewrites the same pages as the
+    // ones before it (its indexes' ends, the trigram index, the day's counts) and lands in
+    // random pages of the unique indexes: every checkpoint copies each page once however often
+    // it was written since, so checkpointing ten times less often copies far fewer pages per
+    // sign-up. At SQLite's default of 1,000 pages, 4a did 0.52× the Express hello; at 10,000
+    // (a WAL of up to 40 MB), 0.64× (BENCHMARKS.md item 4).
+    await db.exec('PRAGMA wal_autocheckpoint = 10000');
   } else {
     await db.exec('PRAGMA query_only = ON');
     // Readers map the file instead of copying each page into a cache of their own (2 MB each by

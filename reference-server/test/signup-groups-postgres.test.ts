@@ -5,14 +5,17 @@
  * protocol bounds an address's length, and the index on addresses refuses one of 300,000
  * characters). And the statements a group sends with its BEGIN and COMMIT, their parameters written
  * in as literals: the same values as sent apart; and the lookup that travels with the lock, which
- * must see what the lock's previous holder committed. In the PostgreSQL-only list (vitest.config.ts):
+ * must see what the lock's previous holder committed. A drawn referral code already taken, forced
+ * by handing the group a code drawer. In the PostgreSQL-only list (vitest.config.ts):
  * SQLite's committer fails a group job whole, and its index takes any length.
  */
+import { generateReferralCode } from '@waitlistkit/protocol';
 import { seedTenant, tempDir } from '@waitlistkit/testkit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/container.js';
 import { type Database, openDatabase } from '../src/store/postgres/database.js';
+import { signUpGroup } from '../src/store/postgres/signup-group.js';
 import { LOCK_WAITLIST } from '../src/store/postgres/subscribers.js';
 import type { FreshSignupInput, Store } from '../src/store/store.js';
 import { sql } from './database.js';
@@ -65,6 +68,76 @@ describe('a group of sign-ups on PostgreSQL', () => {
     );
     expect(rows.map((r) => r.seq)).toEqual(emails.map((_, i) => i + 1));
     expect(new Set(rows.map((r) => r.email))).toEqual(new Set(emails));
+  });
+});
+
+describe('a group whose drawn referral code is already taken', () => {
+  const nowMicros = () => Date.now() * 1000;
+  const signUp = (waitlistId: string, email: string): FreshSignupInput => ({
+    waitlistId,
+    email,
+    emailNorm: email,
+    confirm: false,
+  });
+  /** Draws `taken` for the first `times` draws, then the codes of `fresh` in turn. */
+  const drawer = (taken: string, times: number, fresh: readonly string[]) => {
+    let draws = 0;
+    const draw = () => {
+      draws++;
+      const code = draws <= times ? taken : fresh[draws - times - 1];
+      if (code === undefined) throw new Error(`draw ${draws} was not expected`);
+      return code;
+    };
+    return { draw, draws: () => draws };
+  };
+
+  for (const size of [1, 3]) {
+    it(`is written again with codes drawn anew (a group of ${size})`, async () => {
+      const { waitlistId } = await seedTenant(dir.db, { waitlist: [] });
+      const first = await store.signUpFresh(signUp(waitlistId, 'first@example.com'));
+      if (first.outcome !== 'created') throw new Error(`first sign-up: ${first.outcome}`);
+      const taken = first.subscriber.referral_code;
+      const fresh = Array.from({ length: 2 * size - 1 }, generateReferralCode);
+      const codes = drawer(taken, 1, fresh);
+      const emails = Array.from({ length: size }, (_, i) => `again${i}@example.com`);
+      const answers = await signUpGroup(
+        db,
+        waitlistId,
+        emails.map((e) => signUp(waitlistId, e)),
+        nowMicros,
+        codes.draw,
+      );
+      // The first attempt drew `size` codes, the first of them taken; the second `size` fresh ones.
+      expect(codes.draws()).toBe(2 * size);
+      const expected = fresh.slice(size - 1, 2 * size - 1);
+      expect(answers.map((a) => a.outcome === 'created' && a.subscriber.referral_code)).toEqual(expected);
+      const rows = await sql<{ email: string; seq: number; referral_code: string }>(
+        dir.db,
+        'SELECT email, seq, referral_code FROM subscribers WHERE waitlist_id = ? ORDER BY seq',
+        [waitlistId],
+      );
+      expect(rows).toEqual([
+        { email: 'first@example.com', seq: 1, referral_code: taken },
+        ...emails.map((email, i) => ({ email, seq: i + 2, referral_code: expected[i] })),
+      ]);
+    });
+  }
+
+  it('gives up after six draws that all find the code taken, writing nothing', async () => {
+    const { waitlistId } = await seedTenant(dir.db, { waitlist: [] });
+    const first = await store.signUpFresh(signUp(waitlistId, 'first@example.com'));
+    if (first.outcome !== 'created') throw new Error(`first sign-up: ${first.outcome}`);
+    const codes = drawer(first.subscriber.referral_code, Number.POSITIVE_INFINITY, []);
+    await expect(
+      signUpGroup(db, waitlistId, [signUp(waitlistId, 'unlucky@example.com')], nowMicros, codes.draw),
+    ).rejects.toMatchObject({ code: '23505', constraint: 'subscribers_waitlist_id_referral_code_key' });
+    expect(codes.draws()).toBe(6);
+    const [row] = await sql<{ n: number }>(
+      dir.db,
+      'SELECT count(*) AS n FROM subscribers WHERE waitlist_id = ?',
+      [waitlistId],
+    );
+    expect(Number(row?.n)).toBe(1);
   });
 });
 

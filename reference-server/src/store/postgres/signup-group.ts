@@ -13,7 +13,7 @@ import { searchText } from '../../domain/search.js';
 import { settingsFromJson } from '../../domain/settings.js';
 import { redeemTokensOfMany } from '../statements/tokens.js';
 import type { FreshSignupInput, FreshSignupResult } from '../store.js';
-import type { Statement } from './connection.js';
+import { type Statement, sqlState } from './connection.js';
 import type { Database } from './database.js';
 import { postgres } from './dialect.js';
 import { type FoundRow, type GroupInput, planGroup, type Step } from './group-plan.js';
@@ -41,9 +41,8 @@ const FOUND_WITH_VARIANTS = `${FOUND}
 
 /**
  * The new rows, sent with the group's COMMIT. The addresses are checked absent under the lock, so
- * the statement can only fail on a drawn referral code already taken (one in a billion per
- * subscriber): the group's transaction is then undone, and its sign-ups written again one at a
- * time (index.ts), with codes drawn anew.
+ * the statement can only fail on a drawn referral code already taken: the group's transaction is
+ * then undone and written again with codes drawn anew (`signUpGroup`).
  */
 const INSERT = `INSERT INTO subscribers (id, waitlist_id, seq, email, email_norm, email_search, referral_code,
     status_token, referred_by, referral_count, rank_key, joined_us, confirm_token, confirm_mailed_us,
@@ -95,17 +94,47 @@ function insertOf(waitlistId: string, drafts: readonly Draft[]): Statement {
   ];
 }
 
+/** Draws of referral codes a group makes before it gives up: each after all its codes were drawn anew. */
+const CODE_DRAWS = 6;
+
+/** The unique index of codes: the one a group's INSERT can break (see INSERT). */
+const CODE_INDEX = 'subscribers_waitlist_id_referral_code_key';
+
 /**
  * Signs up the group in one transaction of two round trips when no gate token is involved: the
  * waitlist's lock and the rows of the group's addresses with its BEGIN, the new rows with its
  * COMMIT. One answer per input, in order. A sign-up whose gate token was redeemed first (by
  * anyone, or earlier in the group) writes nothing and answers `tokens_taken`; the others go on.
+ *
+ * A code is 30 random bits, so a new one is already taken with a chance of n in 2^30 on a
+ * waitlist of n (one in 10,000 sign-ups at 100,000): rare per sign-up, but routine for a busy
+ * list, never a fault of the sign-up. The group is then written again whole, its codes drawn anew
+ * (`draw`, replaced by tests to force the collision).
  */
-export function signUpGroup(
+export async function signUpGroup(
   db: Database,
   waitlistId: string,
   inputs: readonly FreshSignupInput[],
   nowMicros: () => number,
+  draw: () => string = generateReferralCode,
+): Promise<FreshSignupResult[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await signUpGroupOnce(db, waitlistId, inputs, nowMicros, draw);
+    } catch (error) {
+      const codeTaken =
+        sqlState(error) === '23505' && (error as { constraint?: unknown }).constraint === CODE_INDEX;
+      if (!codeTaken || attempt >= CODE_DRAWS) throw error;
+    }
+  }
+}
+
+function signUpGroupOnce(
+  db: Database,
+  waitlistId: string,
+  inputs: readonly FreshSignupInput[],
+  nowMicros: () => number,
+  draw: () => string,
 ): Promise<FreshSignupResult[]> {
   const norms = inputs.map((i) => i.emailNorm);
   // Variant keys count only where the waitlist compares by provider, known once it is locked:
@@ -128,6 +157,7 @@ export function signUpGroup(
       rows as Found[],
       live,
       nowMicros(),
+      draw,
     );
     const value = taken.map(
       (lost): FreshSignupResult =>
@@ -144,6 +174,7 @@ function signUpLive(
   found: readonly Found[],
   inputs: readonly FreshSignupInput[],
   nowUs: number,
+  draw: () => string,
 ): { answers: SignupResult[]; closing: Statement[] } {
   if (!waitlist || waitlist.archived) {
     return { answers: inputs.map(() => ({ outcome: 'waitlist_gone' })), closing: [] };
@@ -177,7 +208,7 @@ function signUpLive(
       joinedUs: step.joinedUs,
       input,
       variantKey: step.variantKey,
-      code: generateReferralCode(),
+      code: draw(),
       statusToken: newCapabilityToken(),
       confirmToken: input.confirm ? newCapabilityToken() : null,
     });

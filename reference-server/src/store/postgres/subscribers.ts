@@ -61,9 +61,10 @@ const INSERT = `WITH inserted AS (
    WHERE id = $2 AND EXISTS (SELECT 1 FROM inserted)`;
 
 /**
- * Inserts with a fresh referral code, drawing another when the code is taken (one in a billion
- * per subscriber). Under the waitlist's lock, with the email checked absent, a conflict can only
- * be the code; `ON CONFLICT DO NOTHING` says so without aborting the transaction.
+ * Inserts with a fresh referral code, drawing another when the code is taken (n in 2^30 on a
+ * waitlist of n: one in 10,000 sign-ups at 100,000). Under the waitlist's lock, with the email
+ * checked absent, a conflict can only be the code; `ON CONFLICT DO NOTHING` says so without
+ * aborting the transaction.
  */
 async function insertWithFreeCode(db: Connection, params: (code: string) => unknown[]): Promise<string> {
   for (let attempt = 0; ; attempt++) {

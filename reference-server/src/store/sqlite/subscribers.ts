@@ -227,7 +227,10 @@ const extrasOf = (input: Pick<SignupInput, 'extras'>) => {
   ] as const;
 };
 
-/** Runs `insert` with a referral code, drawing another when the code is taken (one in a billion per subscriber). */
+/**
+ * Runs `insert` with a referral code, drawing another when the code is taken (n in 2^30 on a
+ * waitlist of n: one in 10,000 sign-ups at 100,000).
+ */
 async function withFreeCode<T>(insert: (code: string) => Promise<T>): Promise<{ value: T; code: string }> {
   let code = generateReferralCode();
   for (let attempt = 0; ; attempt++) {

@@ -215,7 +215,7 @@ const assertionsIn = (dir: string) =>
 const ALLOWED_ASSERTIONS = [
   // JSON has no types: what the store keeps as text, parsed back into the shape it was written in.
   'app/api-idempotency.ts: JSON.parse(decision.answer) as Outcome<T>',
-  "app/outbox.ts: JSON.parse(event.data ?? '{}') as { subscriber_id?: string }",
+  "app/event-bodies.ts: JSON.parse(event.data ?? '{}') as { subscriber_id?: string }",
   'app/mail-content.ts: JSON.parse(body) as MailBody',
 ];
 

@@ -1,14 +1,18 @@
 /**
- * The outbox worker (app/outbox.ts) over a store that fails under it, without a database: an
- * attempt whose facts cannot be read (the database went away while a mail waited its turn) is
- * not recorded and ends nothing but itself; the lease runs out and the delivery goes again.
+ * The outbox worker (app/outbox.ts) over stores of its own, without a database. An attempt whose
+ * facts cannot be read (the database went away while a mail waited its turn) is not recorded and
+ * ends nothing but itself; the lease runs out and the delivery goes again. And the claim ahead: an
+ * endpoint's next claimed delivery starts when an attempt ends, not when the write that records it
+ * returns; at shutdown the claims not started are given back.
  */
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../src/adapters/logger.js';
 import type { Mailer } from '../src/adapters/mailer.js';
+import type { SendResult } from '../src/adapters/webhook-sender.js';
 import { OutboxWorker } from '../src/app/outbox.js';
 import { DatabaseFailure } from '../src/domain/errors.js';
-import type { ClaimedDelivery, NewAttempt, Repositories, Store } from '../src/store/store.js';
+import type { ClaimedDelivery, DueDelivery, FinishedAttempt, NewAttempt } from '../src/store/outbox.js';
+import type { Repositories, Store } from '../src/store/store.js';
 
 const mail: ClaimedDelivery = {
   id: 'dlv_mail',
@@ -30,8 +34,8 @@ function failingStore(failure: Error) {
     pendingEvents: async () => [],
     due: async () => (claims === 0 ? [mail] : []),
     claim: async () => (claims++ === 0 ? [mail] : []),
-    record: async (attempt) => {
-      recorded.push(attempt);
+    record: async (finished) => {
+      recorded.push(...finished.map((f) => f.attempt));
     },
   };
   const tx = { outbox } as unknown as Repositories;
@@ -104,5 +108,126 @@ describe('an attempt the store fails under', () => {
     await worker.stop();
     expect(recorded).toEqual([]);
     expect(lines).toEqual([{ level: 'error', message: 'delivery attempt failed' }]);
+  });
+});
+
+/** A webhook delivery of endpoint `wh_a`. */
+const hook = (i: number): ClaimedDelivery => ({
+  id: `dlv_${i}`,
+  channel: 'webhook',
+  tenant_id: 'ten_a',
+  endpoint_id: 'wh_a',
+  url: 'https://a.example/hook',
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  message_id: `msg_${i}`,
+  body: '{}',
+  attempts: 0,
+});
+
+/**
+ * A store of `n` due deliveries of one endpoint, whose writes after the first wait for `open()`,
+ * and a sender whose attempts wait for `answer(i)`.
+ */
+function heldWrites(n: number) {
+  const due = Array.from({ length: n }, (_, i) => hook(i));
+  const claimed = new Set<string>();
+  const recorded: FinishedAttempt[][] = [];
+  const released: string[][] = [];
+  let writes = 0;
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const outbox: Partial<Repositories['outbox']> = {
+    pendingEvents: async () => [],
+    due: async (_now, underWay, most) =>
+      due
+        .filter((d) => !claimed.has(d.id))
+        .slice(0, most - (underWay.wh_a ?? 0))
+        .map((d): DueDelivery => ({ id: d.id, channel: d.channel, tenant_id: d.tenant_id })),
+    claim: async (ids) => {
+      for (const id of ids) claimed.add(id);
+      return due.filter((d) => ids.includes(d.id));
+    },
+    record: async (finished) => {
+      if (finished.length > 0) recorded.push([...finished]);
+    },
+    release: async (ids) => {
+      released.push([...ids]);
+    },
+  };
+  const tx = { outbox } as unknown as Repositories;
+  const store = {
+    read: (fn: (tx: Repositories) => Promise<unknown>) => fn(tx),
+    write: async (fn: (tx: Repositories) => Promise<unknown>) => {
+      if (writes++ > 0) await opened;
+      return fn(tx);
+    },
+    reads: { outbox },
+  } as unknown as Store;
+  const sent: string[] = [];
+  const answers: ((result: SendResult) => void)[] = [];
+  const webhook = {
+    send: (_url: string, headers: Record<string, string>) =>
+      new Promise<SendResult>((resolve) => {
+        sent.push(headers['webhook-id'] as string);
+        answers.push(resolve);
+      }),
+  };
+  return {
+    store,
+    webhook,
+    sent,
+    answer: (i: number) => answers[i]?.({ status: 204 }),
+    open: () => open(),
+    writes: () => writes,
+    recorded,
+    released,
+  };
+}
+
+/** Lets every settled promise's callbacks run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('claiming ahead', () => {
+  it("starts an endpoint's next claimed delivery when an attempt ends, before the write that records it", async () => {
+    const s = heldWrites(10);
+    const { log } = logger();
+    const worker = new OutboxWorker(
+      { store: s.store, clock, log },
+      { webhook: s.webhook, mail: undefined },
+      {
+        schedule: [5_000],
+      },
+    );
+    await worker.tick();
+    // Four attempts at once to one endpoint; the other six claimed too, waiting (up to three claims a
+    // slot: 60 s of lease ÷ 15 s of attempt, less one).
+    expect(s.sent).toEqual(['msg_0', 'msg_1', 'msg_2', 'msg_3']);
+    s.answer(0);
+    await settle();
+    // The write recording msg_0 has been asked for and is waiting; msg_4 went meanwhile.
+    expect(s.writes()).toBe(2);
+    expect(s.recorded).toEqual([]);
+    expect(s.sent).toEqual(['msg_0', 'msg_1', 'msg_2', 'msg_3', 'msg_4']);
+    s.open();
+    await settle();
+    expect(s.recorded.flat().map((f) => [f.attempt.deliveryId, f.next.state])).toEqual([
+      ['dlv_0', 'delivered'],
+    ]);
+
+    // Shutdown: the attempts under way end and are recorded; the claims not started are given back.
+    const stopped = worker.stop();
+    for (let i = 1; i <= 4; i++) s.answer(i);
+    await stopped;
+    expect(s.sent).toEqual(['msg_0', 'msg_1', 'msg_2', 'msg_3', 'msg_4']);
+    expect(s.recorded.flat().map((f) => f.attempt.deliveryId)).toEqual([
+      'dlv_0',
+      'dlv_1',
+      'dlv_2',
+      'dlv_3',
+      'dlv_4',
+    ]);
+    expect(s.released.flat().sort()).toEqual(['dlv_5', 'dlv_6', 'dlv_7', 'dlv_8', 'dlv_9']);
   });
 });

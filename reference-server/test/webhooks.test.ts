@@ -418,6 +418,57 @@ describe('webhooks', () => {
 });
 
 describe('durability', () => {
+  it('gives back at shutdown the deliveries it had claimed and not attempted, for the next server at once', async () => {
+    const r = await holding(204);
+    const dir = tempDir();
+    let server: RunningServer | undefined;
+    try {
+      const env = { ...ENV, WAITLIST_SECRET: SECRET };
+      const t = await seedTenant(dir.db, { waitlist: ['--origins', ORIGIN] });
+      await cli(['webhook', 'create', '--operator', t.operatorId, '--url', `${r.url}/shutdown`], {
+        db: dir.db,
+        env,
+      });
+      server = await startServer({ db: dir.db, env });
+      const running = server;
+      const emails = Array.from({ length: 10 }, (_, i) => `shut${i}@example.com`);
+      for (const email of emails)
+        expect((await publicPost(running, t.waitlistId, { email })).status).toBe(202);
+      const leased = async () =>
+        (
+          await sql<{ n: number }>(
+            dir.db,
+            'SELECT count(*) AS n FROM deliveries WHERE lease_until IS NOT NULL',
+          )
+        )[0]?.n;
+      // Four attempts under way at the endpoint, held by the receiver; the other six claimed too.
+      await until('four attempts held by the receiver', () => r.received.length === 4);
+      await until('every delivery claimed', async () => (await leased()) === 10);
+      expect(r.received).toHaveLength(4);
+      const stopping = running.stop();
+      r.release();
+      await stopping;
+      server = undefined;
+      const states = await sql<{ state: string; leased: number; n: number }>(
+        dir.db,
+        `SELECT state, lease_until IS NOT NULL AS leased, count(*) AS n FROM deliveries
+          GROUP BY state, lease_until IS NOT NULL ORDER BY state`,
+      );
+      expect(states.map((s) => ({ ...s, leased: Boolean(s.leased) }))).toEqual([
+        { state: 'delivered', leased: false, n: 4 },
+        { state: 'pending', leased: false, n: 6 },
+      ]);
+      // Not after the 60 s lease: the next server sends them at once.
+      server = await startServer({ db: dir.db, env });
+      await until('the six sent by the next server', () => r.received.length === 10, 20_000);
+    } finally {
+      r.release();
+      await server?.stop();
+      await r.close();
+      dir.cleanup();
+    }
+  }, 60_000);
+
   it('loses no subscriber.created delivery of an answered sign-up when the server is killed mid-burst', async () => {
     const seen = new Set<string>();
     const r = await receiver(async (x) => {
@@ -446,11 +497,12 @@ describe('durability', () => {
       await Promise.all(burst);
       expect(accepted.length).toBeGreaterThanOrEqual(100);
       server = await startServer({ db: dir.db, env });
-      await until('every answered sign-up delivered', () => accepted.every((e) => seen.has(e)), 60_000);
+      // The deliveries the killed server had claimed and not yet sent wait out its 60 s lease.
+      await until('every answered sign-up delivered', () => accepted.every((e) => seen.has(e)), 90_000);
     } finally {
       await server?.stop();
       await r.close();
       dir.cleanup();
     }
-  }, 120_000);
+  }, 150_000);
 });

@@ -24,13 +24,15 @@ import { signWebhook } from '../domain/webhook-signature.js';
 import type {
   ClaimedDelivery,
   DeliveryState,
+  FinishedAttempt,
   NewDelivery,
-  Repositories,
-  Store,
   StoredEvent,
-} from '../store/store.js';
+} from '../store/outbox.js';
+import type { Store } from '../store/store.js';
 import type { DatabaseHealth } from './database-health.js';
+import { bodiesOf } from './event-bodies.js';
 import { mailContent } from './mail-content.js';
+import { type Claim, OutboxClaims } from './outbox-claims.js';
 
 export interface OutboxOptions {
   /** Waits after each failed attempt, in ms (domain/retry-schedule.ts). */
@@ -74,63 +76,10 @@ const carries = (event: StoredEvent) => (event.type === 'subscriber.deleted' ? n
 const groupOf = (d: { channel: 'webhook' | 'mail'; tenant_id: string }) =>
   d.channel === 'mail' ? MAIL : d.tenant_id;
 
-/** Adds `by` to a count of a map, forgetting it at zero. */
-function count(counts: Map<string, number>, key: string, by: number): void {
-  const n = (counts.get(key) ?? 0) + by;
-  if (n === 0) counts.delete(key);
-  else counts.set(key, n);
-}
-
-/** Events whose data is the subject subscriber as it is when the event goes out. */
-const READS_SUBJECT = new Set(['subscriber.created', 'subscriber.confirmed', 'referral.credited']);
-
-/**
- * The bodies of a batch of events, by event seq: the data as recorded, or the subject subscriber
- * as it is now when it was left to read, read for the whole batch at once (one statement and one
- * position count per waitlist). A subscriber erased before the event went out has no body: nothing
- * about them is sent but their deletion.
- */
-async function bodiesOf(tx: Repositories, events: readonly StoredEvent[]): Promise<Map<number, string>> {
-  const wanted = new Map<string, Set<string>>();
-  for (const e of events) {
-    if (!READS_SUBJECT.has(e.type)) continue;
-    const ids = wanted.get(e.waitlist_id) ?? new Set<string>();
-    wanted.set(e.waitlist_id, ids.add(e.subject_id));
-  }
-  const subjects = new Map<string, object>();
-  for (const [waitlistId, ids] of wanted) {
-    const waitlist = await tx.waitlists.get(waitlistId);
-    if (!waitlist) continue;
-    for (const s of await tx.subscribers.byIds(waitlistId, waitlist.settings, [...ids]))
-      subjects.set(s.id, { ...s, waitlist_id: waitlistId });
-  }
-  const bodies = new Map<number, string>();
-  for (const event of events) {
-    const subject = subjects.get(event.subject_id);
-    let data: unknown;
-    if (event.type === 'referral.credited') {
-      const recorded = JSON.parse(event.data ?? '{}') as { subscriber_id?: string };
-      data = subject && { referrer: subject, subscriber_id: recorded.subscriber_id };
-    } else if (READS_SUBJECT.has(event.type)) data = subject;
-    else
-      data =
-        event.data === null
-          ? { id: event.subject_id, waitlist_id: event.waitlist_id }
-          : JSON.parse(event.data);
-    if (data !== undefined)
-      bodies.set(
-        event.seq,
-        JSON.stringify({ type: event.type, timestamp: new Date(event.at).toISOString(), data }),
-      );
-  }
-  return bodies;
-}
+type Held = Claim & { delivery: ClaimedDelivery };
 
 export class OutboxWorker {
-  /** Attempts under way by destination (an endpoint id, or `mail`), and by group (a tenant, or `mail`). */
-  private readonly inFlight = new Map<string, number>();
-  private readonly held = new Map<string, number>();
-  private running = 0;
+  private readonly claims: OutboxClaims<Held>;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private again = false;
@@ -138,7 +87,7 @@ export class OutboxWorker {
   private dispatchDue = true;
   private stopping = false;
   /** Attempts made and not yet recorded: written with the next claim. */
-  private finished: Parameters<Repositories['outbox']['record']>[] = [];
+  private finished: FinishedAttempt[] = [];
   private readonly attempts = new Set<Promise<void>>();
   private readonly o: Required<OutboxOptions>;
 
@@ -164,6 +113,11 @@ export class OutboxWorker {
       mailWarningMs: 60_000,
       ...options,
     };
+    // Claims ahead as far as the lease allows: a waiting claim starts within its lease even when
+    // every attempt before it at its endpoint takes its whole budget (3 with 60 s and 15 s).
+    const { perEndpoint, total, leaseMs, timeoutMs } = this.o;
+    const ahead = Math.max(1, Math.floor(leaseMs / timeoutMs) - 1);
+    this.claims = new OutboxClaims({ perEndpoint, total, ahead, leaseMs, attemptMs: timeoutMs });
   }
 
   start(): void {
@@ -194,17 +148,23 @@ export class OutboxWorker {
     });
   }
 
-  /** Stops taking work and waits for the attempts under way (each bounded by its timeout). */
+  /**
+   * Stops taking work, waits for the attempts under way (each bounded by its timeout), records
+   * them, and gives back the claims not started, so that another server need not wait out their
+   * leases.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     clearInterval(this.timer);
     await this.ticking;
+    const unstarted = this.claims.takeWaiting().map((c) => c.id);
     await Promise.allSettled([...this.attempts]);
     const records = this.finished.splice(0);
-    if (records.length > 0)
+    if (records.length > 0 || unstarted.length > 0)
       await this.deps.store
         .write(async (tx) => {
-          for (const [attempt, next] of records) await tx.outbox.record(attempt, next);
+          await tx.outbox.record(records);
+          if (unstarted.length > 0) await tx.outbox.release(unstarted);
         })
         .catch((error: unknown) =>
           this.deps.log.error('could not record delivery attempts', { error: String(error) }),
@@ -272,50 +232,65 @@ export class OutboxWorker {
   }
 
   /**
-   * Records the attempts finished since the last tick and claims the next deliveries, in one
-   * write: the single writer is what sign-ups wait for, so the outbox asks it once per tick, not
-   * twice per delivery. A finished attempt not yet recorded still holds its lease, so no other
-   * worker takes it meanwhile; if the write fails, the records wait for the next tick. Which due
-   * deliveries take the free slots is domain/fair-share.ts's rule: each tenant, and the mail, a
-   * share, so one tenant's slow endpoints cannot hold them all.
+   * Records the attempts finished since the last tick and claims more deliveries, in one write:
+   * the single writer is what sign-ups wait for, so the outbox asks it once per tick, not twice
+   * per delivery. It claims ahead of the free slots (outbox-claims.ts): the claims wait here and
+   * start as slots free up, without waiting for the next write. A finished attempt not yet
+   * recorded still holds its lease, so no other worker takes it meanwhile; if the write fails, the
+   * records wait for the next tick. Which due deliveries are claimed is domain/fair-share.ts's
+   * rule over the claims held, and which of them start, the same rule over the slots: each
+   * tenant, and the mail, a share, so one tenant's slow endpoints cannot hold them all.
    */
   private async deliver(): Promise<void> {
     const records = this.finished.splice(0);
-    const free = this.o.total - this.running;
-    if (free <= 0 && records.length === 0) return;
-    const underWay = Object.fromEntries(this.inFlight);
-    if (!this.channels.mail) underWay[MAIL] = this.o.perEndpoint;
-    const now = this.deps.clock.now();
-    let claimed: ClaimedDelivery[];
-    try {
-      claimed = await this.deps.store.write(async (tx) => {
-        for (const [attempt, next] of records) await tx.outbox.record(attempt, next);
-        if (free <= 0) return [];
-        const due = await tx.outbox.due(now, underWay, this.o.perEndpoint);
-        const chosen = shareSlots(
-          due.map((d) => ({ id: d.id, group: groupOf(d) })),
-          this.held,
-          this.o.total,
-        );
-        return chosen.length > 0 ? tx.outbox.claim(chosen, now, this.o.leaseMs) : [];
-      });
-    } catch (error) {
-      this.finished.unshift(...records);
-      throw error;
+    if (this.claims.room() > 0 || records.length > 0) {
+      let now = this.deps.clock.now();
+      let claimed: ClaimedDelivery[];
+      try {
+        claimed = await this.deps.store.write(async (tx) => {
+          await tx.outbox.record(records);
+          // What is held is read when the write's turn comes, not when it was asked for: the
+          // claims held then have mostly been attempted while it waited.
+          if (this.claims.room() <= 0) return [];
+          const held = this.claims.heldByTarget();
+          if (!this.channels.mail) held[MAIL] = this.claims.perTarget();
+          now = this.deps.clock.now();
+          const due = await tx.outbox.due(now, held, this.claims.perTarget());
+          const chosen = shareSlots(
+            due.map((d) => ({ id: d.id, group: groupOf(d) })),
+            this.claims.heldByGroup(),
+            this.claims.claimSlots(),
+          );
+          return chosen.length > 0 ? tx.outbox.claim(chosen, now, this.o.leaseMs) : [];
+        });
+      } catch (error) {
+        this.finished.unshift(...records);
+        throw error;
+      }
+      this.claims.add(
+        claimed.map((delivery) => ({
+          id: delivery.id,
+          target: delivery.endpoint_id ?? MAIL,
+          group: groupOf(delivery),
+          claimedAt: now,
+          delivery,
+        })),
+      );
     }
-    for (const delivery of claimed) {
-      const endpoint = delivery.endpoint_id ?? MAIL;
-      const group = groupOf(delivery);
-      count(this.inFlight, endpoint, 1);
-      count(this.held, group, 1);
-      this.running++;
-      const attempt = this.attempt(delivery)
-        .catch((error: unknown) => this.attemptFailed(delivery, error))
+    this.startWaiting();
+  }
+
+  /** Starts the claims the slots allow now: after a claim, and as each attempt ends. */
+  private startWaiting(): void {
+    if (this.stopping) return;
+    const { start } = this.claims.next(this.deps.clock.now());
+    for (const held of start) {
+      const attempt = this.attempt(held.delivery)
+        .catch((error: unknown) => this.attemptFailed(held.delivery, error))
         .finally(() => {
-          this.running--;
-          count(this.inFlight, endpoint, -1);
-          count(this.held, group, -1);
+          this.claims.done(held);
           this.attempts.delete(attempt);
+          this.startWaiting();
           this.wake();
         });
       this.attempts.add(attempt);
@@ -359,10 +334,10 @@ export class OutboxWorker {
           : retryAt === undefined
             ? 'failed'
             : 'pending';
-    this.finished.push([
-      { deliveryId: d.id, at, status: done.status, error: done.error, durationMs: at - started },
-      { state, nextAt: retryAt ?? at },
-    ]);
+    this.finished.push({
+      attempt: { deliveryId: d.id, at, status: done.status, error: done.error, durationMs: at - started },
+      next: { state, nextAt: retryAt ?? at },
+    });
   }
 
   private async webhookOnce(d: ClaimedDelivery & { channel: 'webhook' }, now: number): Promise<Attempted> {

@@ -9,7 +9,7 @@ import { ENDPOINTS_PER_TENANT } from '../domain/fair-share.js';
 import { newId } from '../domain/ids.js';
 import type { WebhookEndpoint } from '../domain/records.js';
 import { newWebhookSecret } from '../domain/webhook-signature.js';
-import type { DeliveryRow } from '../store/store.js';
+import type { DeliveryRow } from '../store/outbox.js';
 import { type Acting, adminOnly, type Base, own, type Scope } from './guard.js';
 import { conflict, invalid, notFound, ok, type Result, refuse } from './refusal.js';
 

@@ -1,7 +1,7 @@
 /** The events the statement modules record themselves, as both adapters record them (docs/webhooks.md#the-outbox). */
 import { newMessageId } from '../../domain/ids.js';
 import type { Credit } from '../../domain/referrals.js';
-import type { NewEvent } from '../store.js';
+import type { NewEvent } from '../outbox.js';
 
 /** The subscriber whose sign-up or confirmation an event records. */
 export interface EventSubject {

@@ -7,7 +7,7 @@
  */
 import type { Db } from '../db.js';
 import { type Dialect, perDialect } from '../dialect.js';
-import type { ClaimedDelivery, DeliveryRow, DueDelivery, NewEvent, Outbox, StoredEvent } from '../store.js';
+import type { ClaimedDelivery, DeliveryRow, DueDelivery, NewEvent, Outbox, StoredEvent } from '../outbox.js';
 import { isoNow } from '../time.js';
 
 /**
@@ -76,15 +76,34 @@ export const CLAIM_DELIVERIES = perDialect(
     (SELECT secret FROM webhook_endpoints WHERE id = endpoint_id) AS secret`,
 );
 
+const RELEASE = perDialect(
+  (d) => `UPDATE deliveries SET lease_until = NULL WHERE ${d.anyOf('id', 'text')} AND state = 'pending'`,
+);
+
 const WAITING_MAIL = perDialect(
   (d) => `SELECT count(*) AS n FROM deliveries${d.indexedBy('deliveries_pending')}
   WHERE coalesce(endpoint_id, channel) = 'mail' AND state = 'pending'`,
 );
 
 /** Of an attempt at a delivery erased meanwhile, nothing is kept. */
-const RECORD = `INSERT INTO delivery_attempts (delivery_id, at, status, error, duration_ms)
-  SELECT CAST(?1 AS TEXT), CAST(?2 AS BIGINT), CAST(?3 AS BIGINT), CAST(?4 AS TEXT), CAST(?5 AS BIGINT)
-   WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ?1)`;
+const RECORD = perDialect(
+  (d) => `INSERT INTO delivery_attempts (delivery_id, at, status, error, duration_ms)
+  SELECT r.id, r.at, r.status, r.error, r.duration_ms
+    FROM ${d.rows('r', { id: 'text', at: 'bigint', status: 'bigint', error: 'text', duration_ms: 'bigint' })}
+   WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = r.id)`,
+);
+
+/**
+ * Only a delivery still pending changes: one its endpoint's deletion failed while the attempt was
+ * in flight stays failed (its attempt is listed all the same), and one erased meanwhile is gone.
+ */
+const OUTCOME = perDialect(
+  (
+    d,
+  ) => `UPDATE deliveries SET state = r.state, attempts = attempts + 1, next_at = r.next_at, lease_until = NULL
+    FROM ${d.rows('r', { id: 'text', state: 'text', next_at: 'bigint' })}
+   WHERE deliveries.id = r.id AND deliveries.state = 'pending'`,
+);
 
 /** An endpoint's deliveries, newest first, each with its attempts as a JSON array. */
 const LIST = perDialect(
@@ -169,21 +188,21 @@ export function outboxOn(db: Db, d: Dialect): Outbox {
     due: (now, underWay, perEndpoint) =>
       db.all<DueDelivery>(d.dueDeliveries, [now, JSON.stringify(underWay), perEndpoint]),
     claim: (ids, now, leaseMs) => db.all<ClaimedDelivery>(CLAIM_DELIVERIES(d), [ids, now, leaseMs]),
-    // Only a delivery still pending changes: one its endpoint's deletion failed while the attempt
-    // was in flight stays failed (its attempt is listed all the same), and one erased meanwhile
-    // is gone.
-    async record(attempt, next) {
-      await db.run(RECORD, [
-        attempt.deliveryId,
-        attempt.at,
-        attempt.status,
-        attempt.error,
-        attempt.durationMs,
+    async record(finished) {
+      if (finished.length === 0) return;
+      const attempts = finished.map(({ attempt: a }) => [
+        a.deliveryId,
+        a.at,
+        a.status,
+        a.error,
+        a.durationMs,
       ]);
-      await db.run(
-        "UPDATE deliveries SET state = ?, attempts = attempts + 1, next_at = ?, lease_until = NULL WHERE id = ? AND state = 'pending'",
-        [next.state, next.nextAt, attempt.deliveryId],
-      );
+      await db.run(RECORD(d), [JSON.stringify(attempts)]);
+      const outcomes = finished.map(({ attempt, next }) => [attempt.deliveryId, next.state, next.nextAt]);
+      await db.run(OUTCOME(d), [JSON.stringify(outcomes)]);
+    },
+    async release(ids) {
+      await db.run(RELEASE(d), [ids]);
     },
     // What a server without SMTP owes (docs/self-hosting.md#mail).
     waitingMail: async () => (await db.get<{ n: number }>(WAITING_MAIL(d)))?.n ?? 0,

@@ -18,12 +18,11 @@ describe('claims ahead of the slots', () => {
     const claims = new OutboxClaims(LIMITS);
     const a = claimsOf('a', 't1', 5);
     claims.add(a);
-    const first = claims.next(0);
-    expect(ids(first.start)).toEqual(['a-0', 'a-1']);
-    expect(claims.next(0).start).toEqual([]);
+    expect(ids(claims.next(0))).toEqual(['a-0', 'a-1']);
+    expect(claims.next(0)).toEqual([]);
     claims.done(a[0] as Claim);
-    expect(ids(claims.next(10).start)).toEqual(['a-2']);
-    expect(claims.underWay()).toBe(2);
+    expect(ids(claims.next(10))).toEqual(['a-2']);
+    expect(claims.next(10)).toEqual([]);
   });
 
   it('counts a claim as held, at its endpoint and for its group, from its claim until its attempt is done', () => {
@@ -46,30 +45,30 @@ describe('claims ahead of the slots', () => {
     const claims = new OutboxClaims({ ...LIMITS, perEndpoint: 4, total: 6 });
     // One tenant's claims are older, but with two groups at work neither holds more than 6 / 3.
     claims.add([...claimsOf('a', 't1', 6, 0), ...claimsOf('b', 't2', 6, 5)]);
-    const started = claims.next(10).start;
+    const started = claims.next(10);
     expect(ids(started)).toEqual(['a-0', 'b-0', 'a-1', 'b-1']);
-    expect(claims.next(10).start).toEqual([]);
+    expect(claims.next(10)).toEqual([]);
     claims.done(started[0] as Claim);
-    expect(ids(claims.next(10).start)).toEqual(['a-2']);
+    expect(ids(claims.next(10))).toEqual(['a-2']);
   });
 
   it('drops a waiting claim whose lease would run out before its attempt could end, and starts the rest', () => {
     const claims = new OutboxClaims(LIMITS);
     claims.add([...claimsOf('old', 't1', 1, 0), ...claimsOf('new', 't1', 1, 40_000)]);
     // At 45,001 ms the first has 14,999 ms of its lease left: less than an attempt's 15 s.
-    const { start, dropped } = claims.next(45_001);
-    expect(ids(dropped)).toEqual(['old-0']);
-    expect(ids(start)).toEqual(['new-0']);
+    expect(ids(claims.next(45_001))).toEqual(['new-0']);
+    // Dropped: no longer held, and never started later.
     expect(claims.heldByTarget()).toEqual({ new: 1 });
+    expect(claims.takeWaiting()).toEqual([]);
   });
 
   it('gives up every waiting claim on shutdown, and keeps those under way', () => {
     const claims = new OutboxClaims(LIMITS);
     claims.add(claimsOf('a', 't1', 5));
-    const { start } = claims.next(0);
+    const start = claims.next(0);
     expect(ids(claims.takeWaiting())).toEqual(['a-2', 'a-3', 'a-4']);
     expect(claims.heldByTarget()).toEqual({ a: 2 });
-    expect(claims.next(0).start).toEqual([]);
+    expect(claims.next(0)).toEqual([]);
     for (const c of start) claims.done(c);
     expect(claims.heldByTarget()).toEqual({});
     expect(claims.room()).toBe(12);

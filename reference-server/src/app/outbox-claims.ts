@@ -50,7 +50,6 @@ export class OutboxClaims<C extends Claim> {
   private readonly runningOf = new Map<string, number>();
   private readonly heldAt = new Map<string, number>();
   private readonly heldOf = new Map<string, number>();
-  private running = 0;
   private held = 0;
 
   constructor(readonly limits: ClaimLimits) {}
@@ -92,10 +91,10 @@ export class OutboxClaims<C extends Claim> {
   }
 
   /**
-   * The waiting claims to attempt now, marked under way, and those dropped because their lease
-   * is too short for an attempt: both leave the waiting queues.
+   * The waiting claims to attempt now, marked under way. Those whose lease is too short for an
+   * attempt leave the queues too, unattempted.
    */
-  next(now: number): { start: C[]; dropped: C[] } {
+  next(now: number): C[] {
     const dropped: C[] = [];
     const candidates: { id: string; group: string; claim: C }[] = [];
     const fits = (c: C) => now - c.claimedAt + this.limits.attemptMs <= this.limits.leaseMs;
@@ -119,17 +118,15 @@ export class OutboxClaims<C extends Claim> {
       queue.splice(queue.indexOf(c), 1);
       count(this.runningAt, c.target, 1);
       count(this.runningOf, c.group, 1);
-      this.running++;
     }
     for (const [target, queue] of this.waiting) if (queue.length === 0) this.waiting.delete(target);
-    return { start, dropped };
+    return start;
   }
 
   /** An attempt ended: its slot and its claim are free. */
   done(c: C): void {
     count(this.runningAt, c.target, -1);
     count(this.runningOf, c.group, -1);
-    this.running--;
     this.release(c);
   }
 
@@ -139,11 +136,6 @@ export class OutboxClaims<C extends Claim> {
     this.waiting.clear();
     for (const c of all) this.release(c);
     return all;
-  }
-
-  /** Attempts under way. */
-  underWay(): number {
-    return this.running;
   }
 
   private release(c: C): void {

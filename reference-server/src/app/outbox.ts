@@ -283,8 +283,7 @@ export class OutboxWorker {
   /** Starts the claims the slots allow now: after a claim, and as each attempt ends. */
   private startWaiting(): void {
     if (this.stopping) return;
-    const { start } = this.claims.next(this.deps.clock.now());
-    for (const held of start) {
+    for (const held of this.claims.next(this.deps.clock.now())) {
       const attempt = this.attempt(held.delivery)
         .catch((error: unknown) => this.attemptFailed(held.delivery, error))
         .finally(() => {

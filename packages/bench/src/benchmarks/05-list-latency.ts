@@ -21,8 +21,10 @@ import type { Benchmark, Context } from '../lib/bench.js';
 import { type Headers, type HttpClient, httpClient } from '../lib/http.js';
 import { type PgClient, startCluster, withClient } from '../lib/postgres.js';
 import { HUGE_LIMIT, SUBSCRIBE_PATH } from '../lib/scenarios.js';
+import { type SearchState, searchSteps, searchStepsSection } from '../lib/search-steps.js';
 import { positionsBySorting, SEARCH_Q, type SeedFacts, seedSubscribers } from '../lib/seed.js';
 import { positionsBySortingPg, seedSubscribersPg } from '../lib/seed-postgres.js';
+import { loadServerCode } from '../lib/server-code.js';
 import { startBenchServer } from '../lib/servers.js';
 import { fmtInt, fmtMs, fmtRatio, median, metCell, percentile } from '../lib/stats.js';
 import type { Row, Section } from '../lib/table.js';
@@ -320,6 +322,8 @@ export default {
     const notes: string[] = [];
     /** SQLite's p50s by size, for the PostgreSQL rows. */
     const sqlite = new Map<number, SqliteFigures>();
+    /** At the largest size, q's steps before and after the admissions. */
+    const searchStates: SearchState[] = [];
     for (const size of sizes) {
       const dir = ctx.tempDir(`list-${size}`);
       const db = join(dir, 'list.db');
@@ -402,6 +406,17 @@ export default {
           headers,
           n,
         );
+        const code = size === sizes.at(-1) ? await loadServerCode(dir) : undefined;
+        const stepsOf = async (label: string, http: { q: number[]; page1: number[]; healthz: number[] }) => {
+          if (!code) return;
+          const steps = await searchSteps(code, db, tenant.waitlistId, { q: SEARCH_Q, limit: LIMIT, n });
+          searchStates.push({
+            label,
+            steps,
+            http: { q: median(http.q), page1: median(http.page1), healthz: median(http.healthz) },
+          });
+        };
+        await stepsOf('as seeded', plain);
         const paired = fields && (await withAndWithoutFields(waitlist, fields, q, n));
         const boosted1 = await boostPage1(waitlist, plain1, '');
         checkPage('last page, boost', await client.getJson<ListPage>(`${path}?page=${lastPage}`, headers), {
@@ -530,6 +545,7 @@ export default {
           headers,
           n,
         );
+        await stepsOf(`${Math.round(ADMITTED_SHARE * 100)} % admitted`, admittedPlain);
         const admitFloor = median(admissions.times.healthz);
         const admitMedian = median(admissions.times.admit);
         const admitSlowest = Math.max(...admissions.times.admit);
@@ -670,6 +686,7 @@ export default {
             ...(skippedPostgres ? [skippedPostgres] : []),
           ],
         },
+        searchStepsSection(sizes.at(-1) as number, SEARCH_Q, searchStates),
         ...(postgres ? [postgres] : []),
       ],
     };

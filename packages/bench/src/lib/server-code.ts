@@ -75,6 +75,13 @@ export interface ServerCode {
   ): { signUpFresh(input: FreshSignup): Promise<Outcome> };
   settingsFromJson(text: string): Settings;
   systemClock: { nowMicros(): number };
+  /** store/sqlite/line.ts's pieces of a search, and trigrams.ts's choice of what to ask the index. */
+  SEARCH_FROM: { index: string; scan: string };
+  SEARCH_MATCHES: string;
+  searchPage(from: string, status: 'waiting' | 'admitted'): string;
+  trigramSample(connection: SqlStatements): Promise<unknown>;
+  trigramQuery(needle: string, sample: unknown): { match: string; share: number } | undefined;
+  searchText(q: string): string;
 }
 
 const ENTRY = `
@@ -82,7 +89,9 @@ export { Connection } from './store/sqlite/connection.ts';
 export { Committer } from './store/sqlite/committer.ts';
 export { configure } from './store/sqlite/migrations.ts';
 export { insertOrMatchMany, insertOrMatchSubscriber } from './store/sqlite/subscribers.ts';
-export { listSubscribers } from './store/sqlite/line.ts';
+export { listSubscribers, SEARCH_FROM, SEARCH_MATCHES, searchPage } from './store/sqlite/line.ts';
+export { trigramQuery, trigramSample } from './store/sqlite/trigrams.ts';
+export { searchText } from './domain/search.ts';
 export { storeOver } from './store/sqlite/index.ts';
 export { settingsFromJson } from './domain/settings.ts';
 export { systemClock } from './adapters/clock.ts';

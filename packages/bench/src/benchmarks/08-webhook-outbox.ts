@@ -30,16 +30,27 @@
  * answers, beside the same run's latency with none (lib/stalled-lookups.ts).
  */
 import { ok as assert } from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { cli } from '@waitlistkit/testkit';
 import Database from 'better-sqlite3';
 import type { Benchmark } from '../lib/bench.js';
-import { cpuSeconds } from '../lib/cpu.js';
+import { cpuSeconds, machineCpuSeconds, threadCpuSeconds } from '../lib/cpu.js';
 import { httpClient } from '../lib/http.js';
 import { ORIGIN, type Scenario, SUBSCRIBE_PATH, startScenario } from '../lib/scenarios.js';
 import type { BenchServer } from '../lib/servers.js';
 import { type Drive, stalledLookups } from '../lib/stalled-lookups.js';
-import { fmtInt, fmtMs, fmtRatio, fmtUs, median, medianRatio, metCell, percentile } from '../lib/stats.js';
+import {
+  fmtInt,
+  fmtMs,
+  fmtPct,
+  fmtRatio,
+  fmtUs,
+  median,
+  medianRatio,
+  metCell,
+  percentile,
+} from '../lib/stats.js';
 import { nowMs, type Receiver, startReceiver } from '../lib/webhook-receiver.js';
 import { checkWrkRun, load, type WrkRun } from '../lib/wrk.js';
 
@@ -235,7 +246,19 @@ export default {
 
     try {
       const kinds = Object.keys(VARIANTS) as Kind[];
-      type Run = WrkRun & { cpuPerRequestUs: number; eventsPerSignup: number };
+      /**
+       * Besides the server's CPU: its main thread's, the whole machine's (wrk, the receiver and
+       * everything else included) and how busy that kept the cores, all over the measured run, and
+       * the deliveries made during it.
+       */
+      type Run = WrkRun & {
+        cpuPerRequestUs: number;
+        mainPerRequestUs: number;
+        machinePerRequestUs: number;
+        machineBusy: number;
+        deliveredPerSignup: number;
+        eventsPerSignup: number;
+      };
       const runs: Record<Kind, Run[]> = { plain: [], other: [], hooked: [] };
       for (let round = 0; round < reps; round++) {
         // Each round starts one further along the list, so no variant always runs first or last.
@@ -256,9 +279,23 @@ export default {
               await sleep(SETTLE_MS);
             }
             const rowsBefore = await t.rows();
-            const cpuBefore = cpuSeconds(t.server.pid);
+            // What arrived before (the warm-up's deliveries) is not the run's.
+            await receiver.take();
+            const mainCpu = () => threadCpuSeconds(t.server.pid).get(t.server.pid) ?? Number.NaN;
+            const cpuBefore = {
+              server: cpuSeconds(t.server.pid),
+              main: mainCpu(),
+              machine: machineCpuSeconds(),
+            };
+            const startedAt = performance.now();
             const run = await load(t, { prefix: `r${round}${kind}`, seconds, connections: CONNECTIONS });
-            const cpuPerRequestUs = ((cpuSeconds(t.server.pid) - cpuBefore) / run.requests) * 1e6;
+            const perRequestUs = (cpu: number) => (cpu / run.requests) * 1e6;
+            const cpuPerRequestUs = perRequestUs(cpuSeconds(t.server.pid) - cpuBefore.server);
+            const mainPerRequestUs = perRequestUs(mainCpu() - cpuBefore.main);
+            const machineCpu = machineCpuSeconds() - cpuBefore.machine;
+            const machineBusy =
+              machineCpu / (((performance.now() - startedAt) / 1000) * availableParallelism());
+            const delivered = (await receiver.take()).arrivals.length;
             checkWrkRun(id, run, t.expected);
             // Let requests still in flight when wrk stopped commit, then compare.
             await sleep(SETTLE_MS);
@@ -278,7 +315,15 @@ export default {
             // Wanting no sign-up event, the other endpoint must have had none written.
             if (kind === 'other')
               assert(after.events === 0, `${id}: ${after.events} events recorded, none wanted`);
-            runs[kind].push({ ...run, cpuPerRequestUs, eventsPerSignup: after.events / after.subscribers });
+            runs[kind].push({
+              ...run,
+              cpuPerRequestUs,
+              mainPerRequestUs,
+              machinePerRequestUs: perRequestUs(machineCpu),
+              machineBusy,
+              deliveredPerSignup: delivered / run.requests,
+              eventsPerSignup: after.events / after.subscribers,
+            });
           } finally {
             await stop(t);
           }
@@ -351,6 +396,9 @@ export default {
           p50: fmtMs(median(runs[kind].map((r) => r.p50))),
           p99: fmtMs(median(runs[kind].map((r) => r.p99))),
           cpu: fmtUs(median(runs[kind].map((r) => r.cpuPerRequestUs))),
+          main: fmtUs(median(runs[kind].map((r) => r.mainPerRequestUs))),
+          machine: fmtUs(median(runs[kind].map((r) => r.machinePerRequestUs))),
+          delivered: median(runs[kind].map((r) => r.deliveredPerSignup)).toFixed(2),
           events: median(runs[kind].map((r) => r.eventsPerSignup)).toFixed(2),
           baseline: `${fmtInt(rps('plain'))} req/s`,
           ratio: fmtRatio(ratioOf(kind)),
@@ -369,6 +417,24 @@ export default {
         baseline: fmtMs(percentile(phase.load.latencies, 50)),
         duplicates: fmtInt(phase.duplicates),
       });
+      // What the machine's CPU allows: a sign-up's cost to the whole machine with and without the
+      // endpoint. The deliveries not yet made when the run ends would only add to the first.
+      const machineUs = (kind: Kind) => median(runs[kind].map((r) => r.machinePerRequestUs));
+      const mainUs = (kind: Kind) => median(runs[kind].map((r) => r.mainPerRequestUs));
+      const busy = median(Object.values(runs).flatMap((list) => list.map((r) => r.machineBusy)));
+      const [plainUs, hookedUs] = [machineUs('plain'), machineUs('hooked')];
+      const ceilingNote =
+        `What the CPU allows: the measured runs kept the machine's ${availableParallelism()} cores ` +
+        `${fmtPct(busy)} busy (median; wrk, the server and the receiver together). A sign-up cost the machine ` +
+        `${fmtUs(plainUs)} without an endpoint and ${fmtUs(hookedUs)} with it: its event, its delivery built and ` +
+        `claimed, and the ${median(runs.hooked.map((r) => r.deliveredPerSignup)).toFixed(2)} deliveries per ` +
+        'sign-up made during the run (the HTTP request on the sending thread, its answer from the receiver, ' +
+        'its record); the deliveries made after the run cost more again. On a machine the load keeps busy, sign-ups ' +
+        `per second can then be at most ${fmtUs(plainUs)} ÷ ${fmtUs(hookedUs)} = ${fmtRatio(plainUs / hookedUs)} ` +
+        `the baseline's. ${GOAL_RATIO}× would need the endpoint to add at most ` +
+        `${fmtUs(plainUs * (1 / GOAL_RATIO - 1))} of CPU per sign-up, delivery included, where it added ` +
+        `${fmtUs(hookedUs - plainUs)}; ${fmtUs(mainUs('hooked') - mainUs('plain'))} of that on the server's main ` +
+        'thread, the rest on its other threads, the receiver and the kernel.';
       const total202 = Object.values(runs)
         .flat()
         .reduce((n, r) => n + r.ok, 0);
@@ -379,7 +445,8 @@ export default {
             intro:
               `${reps} round(s); each round measures every server (in rotating order), each a fresh server on a ` +
               `fresh SQLite file, ${warmup} s of warm-up then ${seconds} s measured. Median req/s, median of the runs' ` +
-              'p50 and p99 latency (as wrk measures it), median server CPU per request, events recorded per ' +
+              'p50 and p99 latency (as wrk measures it), median CPU per request of the server, of its main thread ' +
+              'and of the whole machine (from /proc), deliveries made during the run and events recorded per ' +
               "subscriber; the ratio is the median of the per-round ratios to the same round's server without an " +
               'endpoint. Scenario 4a of item 4.',
             columns: [
@@ -388,6 +455,9 @@ export default {
               { key: 'p50', header: 'p50' },
               { key: 'p99', header: 'p99' },
               { key: 'cpu', header: 'server CPU / req' },
+              { key: 'main', header: 'its main thread / req' },
+              { key: 'machine', header: 'machine CPU / req' },
+              { key: 'delivered', header: 'delivered / sign-up, during the run' },
               { key: 'events', header: 'events / sign-up' },
               { key: 'baseline', header: 'baseline: no endpoint' },
               { key: 'ratio', header: 'ratio' },
@@ -402,6 +472,7 @@ export default {
                 "claims it and records its attempt on the server's main thread and database, the attempt itself " +
                 '(the HTTP request and its answer) on its sending thread (docs/webhooks.md#where-deliveries-run), ' +
                 'all in the same process on the same two cores as the sign-ups and wrk.',
+              ceilingNote,
               'Every server runs with WAITLIST_WEBHOOK_ALLOW_PRIVATE=1 and WAITLIST_WEBHOOK_RETRY_SCHEDULE=1,1,1,1,1; ' +
                 'the receiver is a node:http server in a worker thread of the benchmark, on the same machine.',
               `Checked in every run: no socket errors, every answer 202, the rows gained equal wrk's 202s ` +

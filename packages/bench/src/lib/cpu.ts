@@ -42,3 +42,18 @@ export function threadCpuSeconds(pid: number): Map<number, number> {
   }
   return threads;
 }
+
+/**
+ * CPU seconds the whole machine has been busy so far, all cores together: /proc/stat's total
+ * less idle and iowait (guest time is already in user). NaN where /proc is not there.
+ */
+export function machineCpuSeconds(): number {
+  try {
+    const fields =
+      readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
+    return (user + nice + system + irq + softirq + steal) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}

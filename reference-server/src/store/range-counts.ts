@@ -32,15 +32,34 @@ export async function countsAtMost(
   thresholds: readonly number[],
   count: (ranges: readonly Range[]) => Promise<number[]>,
 ): Promise<(t: number) => number> {
+  const { n } = await countsAtMostEach(thresholds, ['n'], async (ranges) =>
+    (await count(ranges)).map((n) => ({ n })),
+  );
+  return n;
+}
+
+/**
+ * countsAtMost for several kinds of rows at once, the same ranges counted for each (PostgreSQL
+ * counts all three kinds a position needs in one round trip): `count` answers, per range in
+ * order, a count of each kind.
+ */
+export async function countsAtMostEach<K extends string>(
+  thresholds: readonly number[],
+  kinds: readonly K[],
+  count: (ranges: readonly Range[]) => Promise<readonly Readonly<Record<K, number>>[]>,
+): Promise<Record<K, (t: number) => number>> {
   const sorted = [...new Set(thresholds)].sort((a, b) => a - b);
   const counts = await count(
     sorted.map((upTo, i) => ({ after: i === 0 ? Number.MIN_SAFE_INTEGER : (sorted[i - 1] as number), upTo })),
   );
-  const totals = new Map<number, number>();
-  let running = 0;
-  sorted.forEach((t, i) => {
-    running += counts[i] ?? 0;
-    totals.set(t, running);
-  });
-  return (t) => totals.get(t) as number;
+  const totals = (kind: K) => {
+    const atMost = new Map<number, number>();
+    let running = 0;
+    sorted.forEach((t, i) => {
+      running += counts[i]?.[kind] ?? 0;
+      atMost.set(t, running);
+    });
+    return (t: number) => atMost.get(t) as number;
+  };
+  return Object.fromEntries(kinds.map((kind) => [kind, totals(kind)])) as Record<K, (t: number) => number>;
 }

@@ -9,7 +9,7 @@ import { nonReferrerPosition, referrerPosition } from '../../domain/positions.js
 import type { ListPage, PageQuery } from '../../domain/records.js';
 import { searchText } from '../../domain/search.js';
 import type { WaitlistSettings } from '../../domain/settings.js';
-import { countsAtMost } from '../range-counts.js';
+import { countsAtMostEach } from '../range-counts.js';
 import { type LineEngine, PREFIX, prefixRows, tiedBefore } from '../statements/line.js';
 import {
   LINE_COLUMNS,
@@ -34,27 +34,31 @@ export async function lineSize(db: Connection, waitlistId: string): Promise<Line
   return { joined: row?.joined ?? 0, removed: row?.removed ?? 0, admitted: row?.admitted ?? 0 };
 }
 
+const KINDS = Object.keys(PREFIX) as (keyof typeof PREFIX)[];
+
 /**
- * For each threshold t, how many rows of `kind` have their column at most t (see
- * ../range-counts.ts). One statement of the same text whatever the number of ranges: as a
- * subquery per range (SQLite's countEach) PostgreSQL took longer to plan it (about 5 ms for a
- * page of 25 at 1M subscribers) than to run it.
+ * For each threshold t, how many rows of each kind have their column at most t (see
+ * ../range-counts.ts): one statement, one round trip, a row per range with a count of each kind.
+ * One statement of the same text whatever the number of ranges: as a subquery per range
+ * (SQLite's countEach) PostgreSQL took longer to plan it (about 5 ms for a page of 25 at 1M
+ * subscribers) than to run it.
  */
 function prefixCounts(
   db: Connection,
   waitlistId: string,
-  kind: keyof typeof PREFIX,
   thresholds: readonly number[],
-): Promise<(t: number) => number> {
-  const { column } = PREFIX[kind];
-  return countsAtMost(thresholds, async (ranges) => {
-    const rows = await db.all<{ n: number }>(
-      `SELECT (SELECT count(*) FROM ${prefixRows(postgres, kind)} AND ${column} > r.lo AND ${column} <= r.hi) AS n
+): Promise<Record<keyof typeof PREFIX, (t: number) => number>> {
+  const counts = KINDS.map((kind) => {
+    const { column } = PREFIX[kind];
+    return `(SELECT count(*) FROM ${prefixRows(postgres, kind)} AND ${column} > r.lo AND ${column} <= r.hi) AS ${kind}`;
+  });
+  return countsAtMostEach(thresholds, KINDS, (ranges) =>
+    db.all<Record<keyof typeof PREFIX, number>>(
+      `SELECT ${counts.join(', ')}
          FROM unnest(?2::bigint[], ?3::bigint[]) WITH ORDINALITY AS r (lo, hi, i) ORDER BY r.i`,
       [waitlistId, ranges.map((r) => r.after), ranges.map((r) => r.upTo)],
-    );
-    return rows.map((row) => row.n);
-  });
+    ),
+  );
 }
 
 /** Positions in the line of waiting rows read out of rank order (see domain/positions). */
@@ -69,10 +73,8 @@ export async function positionsOf(
   const { removed } = size ?? (await lineSize(db, waitlistId));
   if (boost === 0 && removed === 0) return rows.map((r) => r.seq);
   const thresholds = rows.map((r) => (r.referral_count === 0 ? r.seq : r.rank_key - 1));
-  const rankAtMost = await prefixCounts(db, waitlistId, 'rank', thresholds);
-  const displaced = await prefixCounts(db, waitlistId, 'displaced', thresholds);
-  const erased = await prefixCounts(db, waitlistId, 'erased', thresholds);
-  const counts = { rankAtMost, seqAtMost: (t: number) => displaced(t) + erased(t) };
+  const { rank, displaced, erased } = await prefixCounts(db, waitlistId, thresholds);
+  const counts = { rankAtMost: rank, seqAtMost: (t: number) => displaced(t) + erased(t) };
   const referrers = rows.filter((r) => r.referral_count > 0);
   const ties = referrers.length === 0 ? [] : await tiesOf(db, waitlistId, referrers);
   let referrer = 0;

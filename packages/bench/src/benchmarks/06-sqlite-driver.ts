@@ -10,7 +10,6 @@
 import { ok as assert } from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { BASE62_ALPHABET, generateReferralCode, IdPrefix, randomString } from '@waitlistkit/protocol';
 import { seedTenant } from '@waitlistkit/testkit';
 import Database from 'better-sqlite3';
@@ -18,7 +17,7 @@ import sqlite3 from 'sqlite3';
 import type { Benchmark } from '../lib/bench.js';
 import { BetterConnection, type Call, preparer, recording } from '../lib/better-connection.js';
 import { threadCpuSeconds } from '../lib/cpu.js';
-import { buildInstrumentedServer, committerStats } from '../lib/instrumented-server.js';
+import { buildInstrumentedServer, writerRun } from '../lib/instrumented-server.js';
 import { summarizeProfile } from '../lib/profile.js';
 import { HUGE_LIMIT, ORIGIN, startScenario } from '../lib/scenarios.js';
 import { countSubscribers, SEARCH_Q, seedSubscribers } from '../lib/seed.js';
@@ -500,18 +499,13 @@ export default {
       for (const id of ['4a', '4c'] as const) {
         const scenario = await startScenario(id, { dir, script: probed, tag: '-probed' });
         try {
-          // Each ask after the commits in flight when wrk stopped have ended: no commit is counted
-          // in a window without all of its statements.
-          await load(scenario, { prefix: 'warm', seconds: ctx.smoke ? 1 : 2 });
-          await sleep(250);
-          await committerStats(scenario.server);
-          const run = await load(scenario, { prefix: 'probe', seconds });
-          await sleep(250);
-          const stats = await committerStats(scenario.server);
-          checkWrkRun(`probed ${id}`, run, scenario.expected);
-          const busy = Math.min(1, stats.busyMs / run.durationMs);
+          const { run, stats, busy, perRequestUs } = await writerRun(scenario, {
+            id,
+            warmup: ctx.smoke ? 1 : 2,
+            seconds,
+          });
           // Per sign-up, not per job: a group of fresh sign-ups is one job.
-          const perJobUs = (stats.busyMs * 1000) / run.ok;
+          const perJobUs = perRequestUs;
           const statementUs = (stats.statementMs * 1000) / run.ok;
           if (id === '4a') writer4a = { busy, perJobUs, statementUs };
           writerRows.push({

@@ -37,6 +37,7 @@ import Database from 'better-sqlite3';
 import type { Benchmark } from '../lib/bench.js';
 import { cpuSeconds, machineCpuSeconds, threadCpuSeconds } from '../lib/cpu.js';
 import { httpClient } from '../lib/http.js';
+import { buildInstrumentedServer, type WriterRun, writerRun } from '../lib/instrumented-server.js';
 import { ORIGIN, type Scenario, SUBSCRIBE_PATH, startScenario } from '../lib/scenarios.js';
 import type { BenchServer } from '../lib/servers.js';
 import { type Drive, stalledLookups } from '../lib/stalled-lookups.js';
@@ -212,12 +213,13 @@ export default {
     const receiver = await startReceiver();
     const servers = new Set<Scenario>();
 
-    /** A fresh 4a server of one of the VARIANTS. */
-    const start = async (variant: Kind, tag: string) => {
+    /** A fresh 4a server of one of the VARIANTS (the probed build with `script`). */
+    const start = async (variant: Kind, tag: string, script?: string) => {
       const { events } = VARIANTS[variant];
       const t = await startScenario('4a', {
         dir,
         tag,
+        script,
         env: WEBHOOK_ENV,
         beforeStart: events
           ? ({ db, tenant }) =>
@@ -329,6 +331,17 @@ export default {
           }
         }
       }
+      // The single writer with and without the endpoint: one run of each on the probed server.
+      const probed = await buildInstrumentedServer(dir);
+      const writer: Partial<Record<Kind, WriterRun>> = {};
+      for (const kind of ['plain', 'hooked'] as const) {
+        const t = await start(kind, `-${kind}-probed`, probed);
+        try {
+          writer[kind] = await writerRun(t, { id: `w8${kind}`, warmup, seconds });
+        } finally {
+          await stop(t);
+        }
+      }
       // Deliveries of the throughput runs are not measured (their servers are gone).
       await receiver.take();
 
@@ -417,24 +430,32 @@ export default {
         baseline: fmtMs(percentile(phase.load.latencies, 50)),
         duplicates: fmtInt(phase.duplicates),
       });
-      // What the machine's CPU allows: a sign-up's cost to the whole machine with and without the
-      // endpoint. The deliveries not yet made when the run ends would only add to the first.
+      // What bounds the rate: the machine's CPU per sign-up with and without the endpoint, and the
+      // single writer's time per sign-up (the deliveries not made during a run add to both later).
       const machineUs = (kind: Kind) => median(runs[kind].map((r) => r.machinePerRequestUs));
       const mainUs = (kind: Kind) => median(runs[kind].map((r) => r.mainPerRequestUs));
       const busy = median(Object.values(runs).flatMap((list) => list.map((r) => r.machineBusy)));
-      const [plainUs, hookedUs] = [machineUs('plain'), machineUs('hooked')];
-      const ceilingNote =
-        `What the CPU allows: the measured runs kept the machine's ${availableParallelism()} cores ` +
-        `${fmtPct(busy)} busy (median; wrk, the server and the receiver together). A sign-up cost the machine ` +
-        `${fmtUs(plainUs)} without an endpoint and ${fmtUs(hookedUs)} with it: its event, its delivery built and ` +
-        `claimed, and the ${median(runs.hooked.map((r) => r.deliveredPerSignup)).toFixed(2)} deliveries per ` +
-        'sign-up made during the run (the HTTP request on the sending thread, its answer from the receiver, ' +
-        'its record); the deliveries made after the run cost more again. On a machine the load keeps busy, sign-ups ' +
-        `per second can then be at most ${fmtUs(plainUs)} ÷ ${fmtUs(hookedUs)} = ${fmtRatio(plainUs / hookedUs)} ` +
-        `the baseline's. ${GOAL_RATIO}× would need the endpoint to add at most ` +
-        `${fmtUs(plainUs * (1 / GOAL_RATIO - 1))} of CPU per sign-up, delivery included, where it added ` +
-        `${fmtUs(hookedUs - plainUs)}; ${fmtUs(mainUs('hooked') - mainUs('plain'))} of that on the server's main ` +
-        'thread, the rest on its other threads, the receiver and the kernel.';
+      const cpuNote =
+        `CPU: the measured runs kept the machine's ${availableParallelism()} cores ${fmtPct(busy)} busy (median; ` +
+        `wrk, the server and the receiver together). A sign-up cost the machine ${fmtUs(machineUs('plain'))} ` +
+        `without an endpoint and ${fmtUs(machineUs('hooked'))} with it (${fmtUs(mainUs('hooked') - mainUs('plain'))} ` +
+        "more on the server's main thread): its event, its delivery built and claimed, and the " +
+        `${median(runs.hooked.map((r) => r.deliveredPerSignup)).toFixed(2)} deliveries per sign-up made during the ` +
+        "run (the request on the sending thread, the receiver's answer, the record).";
+      const [plainWriter, hookedWriter] = [writer.plain, writer.hooked];
+      const writerNote =
+        plainWriter && hookedWriter
+          ? 'The single writer (one run of each on the server built with probes, lib/instrumented-server.ts): ' +
+            `busy ${fmtPct(plainWriter.busy)} of the run without an endpoint, ${fmtPct(hookedWriter.busy)} with ` +
+            `it, for ${fmtUs(plainWriter.perRequestUs)} and ${fmtUs(hookedWriter.perRequestUs)} of its time per ` +
+            `sign-up (${fmtInt(plainWriter.run.rps)} and ${fmtInt(hookedWriter.run.rps)} req/s). Every 202 waits ` +
+            'for its commit, so with the writer this busy the sign-ups per second are what its time per sign-up ' +
+            `allows: with the endpoint at most ${fmtRatio(plainWriter.perRequestUs / hookedWriter.perRequestUs)} ` +
+            `the baseline. Its ${fmtUs(hookedWriter.perRequestUs - plainWriter.perRequestUs)} more per sign-up are ` +
+            "the event written in the sign-up's commit and the outbox's writes (deliveries built, claimed, " +
+            `recorded); ${GOAL_RATIO}× would need them to cost the writer at most ` +
+            `${fmtUs(plainWriter.perRequestUs * (1 / GOAL_RATIO - 1))}.`
+          : '';
       const total202 = Object.values(runs)
         .flat()
         .reduce((n, r) => n + r.ok, 0);
@@ -472,7 +493,8 @@ export default {
                 "claims it and records its attempt on the server's main thread and database, the attempt itself " +
                 '(the HTTP request and its answer) on its sending thread (docs/webhooks.md#where-deliveries-run), ' +
                 'all in the same process on the same two cores as the sign-ups and wrk.',
-              ceilingNote,
+              cpuNote,
+              ...(writerNote ? [writerNote] : []),
               'Every server runs with WAITLIST_WEBHOOK_ALLOW_PRIVATE=1 and WAITLIST_WEBHOOK_RETRY_SCHEDULE=1,1,1,1,1; ' +
                 'the receiver is a node:http server in a worker thread of the benchmark, on the same machine.',
               `Checked in every run: no socket errors, every answer 202, the rows gained equal wrk's 202s ` +

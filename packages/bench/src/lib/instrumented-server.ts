@@ -9,8 +9,10 @@
  */
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Scenario } from './scenarios.js';
 import { bundleServerSource } from './server-source.js';
 import type { BenchServer } from './servers.js';
+import { checkWrkRun, load, type WrkRun } from './wrk.js';
 
 const ENTRY = `
 import { Committer } from './store/sqlite/committer.ts';
@@ -84,4 +86,38 @@ export async function committerStats(server: BenchServer): Promise<CommitterStat
     await sleep(20);
   }
   throw new Error('the probed server printed no committer figures');
+}
+
+/** What the single writer did during one wrk run of a probed server. */
+export interface WriterRun {
+  run: WrkRun;
+  stats: CommitterStats;
+  /** The share of the run the committer was in a commit. */
+  busy: number;
+  /** The committer's milliseconds per answered request, in microseconds (a group is one commit). */
+  perRequestUs: number;
+}
+
+/**
+ * Warms a probed server up, then runs wrk for `seconds` and asks for the committer's figures of
+ * that run alone: each ask waits out the commits in flight when wrk stopped, so no commit is
+ * counted in a window without all of its statements.
+ */
+export async function writerRun(
+  scenario: Scenario,
+  { id, warmup, seconds }: { id: string; warmup: number; seconds: number },
+): Promise<WriterRun> {
+  if (warmup > 0) await load(scenario, { prefix: `${id}-warm`, seconds: warmup });
+  await sleep(250);
+  await committerStats(scenario.server);
+  const run = await load(scenario, { prefix: `${id}-probe`, seconds });
+  await sleep(250);
+  const stats = await committerStats(scenario.server);
+  checkWrkRun(`probed ${id}`, run, scenario.expected);
+  return {
+    run,
+    stats,
+    busy: Math.min(1, stats.busyMs / run.durationMs),
+    perRequestUs: (stats.busyMs * 1000) / run.ok,
+  };
 }

@@ -15,6 +15,9 @@
  * baseline, so drift of the shared machine does not decide it. Checked in every run: no socket
  * errors, every answer 202, the rows gained equal wrk's 202s (give or take the requests in
  * flight), and with the subscribed endpoint one event recorded per subscriber (none with the other).
+ * Beside the ratio, what bounds it: CPU per sign-up of the server, its main thread and the whole
+ * machine in every run, and one more run without and with the endpoint on the server built with
+ * probes (lib/instrumented-server.ts), which times the single writer every 202 waits for.
  *
  * Delay from 202 to delivery: wrk cannot say when each 202 came, so a separate phase drives
  * sign-ups from Node (node:http, the same 50 concurrent requests, fresh emails) on a fresh server

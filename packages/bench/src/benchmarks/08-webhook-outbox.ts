@@ -336,15 +336,16 @@ export default {
       }
       // The single writer with and without the endpoint: one run of each on the probed server.
       const probed = await buildInstrumentedServer(dir);
-      const writer: Partial<Record<Kind, WriterRun>> = {};
-      for (const kind of ['plain', 'hooked'] as const) {
+      const probedRun = async (kind: Kind): Promise<WriterRun> => {
         const t = await start(kind, `-${kind}-probed`, probed);
         try {
-          writer[kind] = await writerRun(t, { id: `w8${kind}`, warmup, seconds });
+          return await writerRun(t, { id: `w8${kind}`, warmup, seconds });
         } finally {
           await stop(t);
         }
-      }
+      };
+      const plainWriter = await probedRun('plain');
+      const hookedWriter = await probedRun('hooked');
       // Deliveries of the throughput runs are not measured (their servers are gone).
       await receiver.take();
 
@@ -445,20 +446,17 @@ export default {
         "more on the server's main thread): its event, its delivery built and claimed, and the " +
         `${median(runs.hooked.map((r) => r.deliveredPerSignup)).toFixed(2)} deliveries per sign-up made during the ` +
         "run (the request on the sending thread, the receiver's answer, the record).";
-      const [plainWriter, hookedWriter] = [writer.plain, writer.hooked];
       const writerNote =
-        plainWriter && hookedWriter
-          ? 'The single writer (one run of each on the server built with probes, lib/instrumented-server.ts): ' +
-            `busy ${fmtPct(plainWriter.busy)} of the run without an endpoint, ${fmtPct(hookedWriter.busy)} with ` +
-            `it, for ${fmtUs(plainWriter.perRequestUs)} and ${fmtUs(hookedWriter.perRequestUs)} of its time per ` +
-            `sign-up (${fmtInt(plainWriter.run.rps)} and ${fmtInt(hookedWriter.run.rps)} req/s). Every 202 waits ` +
-            'for its commit, so with the writer this busy the sign-ups per second are what its time per sign-up ' +
-            `allows: with the endpoint at most ${fmtRatio(plainWriter.perRequestUs / hookedWriter.perRequestUs)} ` +
-            `the baseline. Its ${fmtUs(hookedWriter.perRequestUs - plainWriter.perRequestUs)} more per sign-up are ` +
-            "the event written in the sign-up's commit and the outbox's writes (deliveries built, claimed, " +
-            `recorded); ${GOAL_RATIO}× would need them to cost the writer at most ` +
-            `${fmtUs(plainWriter.perRequestUs * (1 / GOAL_RATIO - 1))}.`
-          : '';
+        'The single writer (one run of each on the server built with probes, lib/instrumented-server.ts): ' +
+        `busy ${fmtPct(plainWriter.busy)} of the run without an endpoint, ${fmtPct(hookedWriter.busy)} with ` +
+        `it, for ${fmtUs(plainWriter.perRequestUs)} and ${fmtUs(hookedWriter.perRequestUs)} of its time per ` +
+        `sign-up (${fmtInt(plainWriter.run.rps)} and ${fmtInt(hookedWriter.run.rps)} req/s). Every 202 waits ` +
+        'for its commit, so with the writer this busy the sign-ups per second are what its time per sign-up ' +
+        `allows: with the endpoint at most ${fmtRatio(plainWriter.perRequestUs / hookedWriter.perRequestUs)} ` +
+        `the baseline. Its ${fmtUs(hookedWriter.perRequestUs - plainWriter.perRequestUs)} more per sign-up are ` +
+        "the event written in the sign-up's commit and the outbox's writes (deliveries built, claimed, " +
+        `recorded); ${GOAL_RATIO}× would need them to cost the writer at most ` +
+        `${fmtUs(plainWriter.perRequestUs * (1 / GOAL_RATIO - 1))}.`;
       const total202 = Object.values(runs)
         .flat()
         .reduce((n, r) => n + r.ok, 0);
@@ -497,7 +495,7 @@ export default {
                 '(the HTTP request and its answer) on its sending thread (docs/webhooks.md#where-deliveries-run), ' +
                 'all in the same process on the same two cores as the sign-ups and wrk.',
               cpuNote,
-              ...(writerNote ? [writerNote] : []),
+              writerNote,
               'Every server runs with WAITLIST_WEBHOOK_ALLOW_PRIVATE=1 and WAITLIST_WEBHOOK_RETRY_SCHEDULE=1,1,1,1,1; ' +
                 'the receiver is a node:http server in a worker thread of the benchmark, on the same machine.',
               `Checked in every run: no socket errors, every answer 202, the rows gained equal wrk's 202s ` +

@@ -92,9 +92,22 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** A durable throwaway cluster (stopped and removed by `stop()`, or when the process exits). */
-export async function startCluster(): Promise<Cluster> {
-  const cluster = await startPostgres({ settings: DURABLE });
+/**
+ * What pg_stat_statements needs loaded at start (lib/statement-times.ts): the time of every
+ * statement the server runs, counted by PostgreSQL itself, at a small cost to each.
+ */
+const STATEMENT_TIMES = [
+  'shared_preload_libraries=pg_stat_statements',
+  'pg_stat_statements.track=top',
+  'pg_stat_statements.track_planning=on',
+];
+
+/**
+ * A durable throwaway cluster (stopped and removed by `stop()`, or when the process exits);
+ * `statements`: with the time of each statement kept (only where a benchmark reads them).
+ */
+export async function startCluster({ statements = false } = {}): Promise<Cluster> {
+  const cluster = await startPostgres({ settings: [...DURABLE, ...(statements ? STATEMENT_TIMES : [])] });
   const postmaster = Number(readFileSync(`${cluster.dataDir}/postmaster.pid`, 'utf8').split('\n')[0]);
   return {
     url: cluster.url,

@@ -12,6 +12,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Scenario } from './scenarios.js';
 import { bundleServerSource } from './server-source.js';
 import type { BenchServer } from './servers.js';
+import { statementTable } from './statement-table.js';
+import { fmtUs } from './stats.js';
+import type { Section } from './table.js';
 import { checkWrkRun, load, type WrkRun } from './wrk.js';
 
 const ENTRY = `
@@ -25,7 +28,12 @@ const statements = Connection.prototype as unknown as Record<'run' | 'all' | 'ex
 if (typeof original !== 'function' || ['run', 'all', 'exec'].some((m) => typeof statements[m] !== 'function')) {
   throw new Error('Committer#commit or Connection#run/all/exec is gone: update packages/bench/src/lib/instrumented-server.ts');
 }
-let stats = { batches: 0, busyMs: 0, statementMs: 0 };
+const fresh = () => ({ batches: 0, busyMs: 0, statementMs: 0, bySql: {} as Record<string, { ms: number; calls: number }> });
+let stats = fresh();
+// A statement's text on one line, its repeated placeholders folded (a group's VALUES list grows
+// with the group), so one statement of any group size is one entry.
+const sqlKey = (sql: unknown) =>
+  String(sql).replace(/\\s+/g, ' ').replace(/(\\([?, ]*\\)(, )?)+/g, '(…)').trim().slice(0, 160);
 const writers = new WeakSet<object>();
 proto.commit = async function (this: { db: object }, ...args: unknown[]) {
   writers.add(this.db);
@@ -45,13 +53,18 @@ for (const name of ['run', 'all', 'exec'] as const) {
     try {
       return await method.apply(this, args);
     } finally {
-      stats.statementMs += performance.now() - started;
+      const ms = performance.now() - started;
+      stats.statementMs += ms;
+      const key = sqlKey(args[0]);
+      const entry = (stats.bySql[key] ??= { ms: 0, calls: 0 });
+      entry.ms += ms;
+      entry.calls++;
     }
   };
 }
 process.on('SIGUSR2', () => {
   process.stderr.write('COMMITTER_STATS ' + JSON.stringify(stats) + '\\n');
-  stats = { batches: 0, busyMs: 0, statementMs: 0 };
+  stats = fresh();
 });
 
 await import('./cli.ts');
@@ -59,12 +72,14 @@ await import('./cli.ts');
 
 /**
  * Commits (batches) since the last ask, the milliseconds the committer spent in them, and the
- * milliseconds of those the writer's statements were in flight.
+ * milliseconds of those the writer's statements were in flight, in all and by statement (its text
+ * on one line, placeholder lists folded, cut at 160 characters).
  */
 export interface CommitterStats {
   batches: number;
   busyMs: number;
   statementMs: number;
+  bySql: Record<string, { ms: number; calls: number }>;
 }
 
 /** Builds the probed server; resolves to the path of its entry script. */
@@ -119,5 +134,69 @@ export async function writerRun(
     stats,
     busy: Math.min(1, stats.busyMs / run.durationMs),
     perRequestUs: (stats.busyMs * 1000) / run.ok,
+  };
+}
+
+/** Statements that only open, mark and end transactions. */
+const CONTROL = /^(BEGIN|SAVEPOINT|RELEASE|COMMIT|ROLLBACK)\b/;
+
+/**
+ * A run's writer time per request in microseconds: in transaction control (BEGIN, SAVEPOINT,
+ * RELEASE, COMMIT: a batch with more than one job, or with a job of several statements, is a
+ * transaction of its own; a lone group of sign-ups is one statement that commits itself), and
+ * in every other statement.
+ */
+export function writerSplit(writer: WriterRun): { controlUs: number; rowsUs: number } {
+  let control = 0;
+  for (const [query, t] of Object.entries(writer.stats.bySql)) if (CONTROL.test(query)) control += t.ms;
+  const us = (ms: number) => (ms * 1000) / writer.run.ok;
+  return { controlUs: us(control), rowsUs: us(writer.stats.statementMs - control) };
+}
+
+/**
+ * The writer's statements per request in each run, side by side (statement-table.ts): from the
+ * call to the answer, the thread pool's hand-off and the fsync of a commit included. Statements
+ * that took less than 1 % of the writer's statement time in every run are left out.
+ */
+export function writerStatementsSection(
+  title: string,
+  intro: string,
+  runs: readonly { label: string; writer: WriterRun }[],
+): Section {
+  const { columns, rows } = statementTable(
+    runs.map(({ label, writer }) => ({
+      label,
+      requests: writer.run.ok,
+      statements: Object.entries(writer.stats.bySql).map(([query, t]) => ({ query, ...t })),
+    })),
+    {
+      time: (ms) => fmtUs(ms * 1000),
+      sumLabel: 'the statements shown, per request',
+      keep: (t, i) => {
+        const writer = runs[i]?.writer;
+        return writer !== undefined && t.ms * writer.run.ok >= writer.stats.statementMs / 100;
+      },
+    },
+  );
+  const perRequest = (w: WriterRun, ms: number) => fmtUs((ms * 1000) / w.run.ok);
+  return {
+    title,
+    intro,
+    columns,
+    rows: [
+      ...rows,
+      {
+        name: "every statement of the writer's, per request",
+        ...Object.fromEntries(
+          runs.map(({ writer }, i) => [`time${i}`, perRequest(writer, writer.stats.statementMs)]),
+        ),
+      },
+      {
+        name: "the committer's time in commits, per request",
+        ...Object.fromEntries(
+          runs.map(({ writer }, i) => [`time${i}`, perRequest(writer, writer.stats.busyMs)]),
+        ),
+      },
+    ],
   };
 }

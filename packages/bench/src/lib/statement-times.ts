@@ -5,10 +5,10 @@
  * server's own statements that request ran, how often, and how long each took inside the
  * database; what is left of the request's time over HTTP is round trips, the driver and the server.
  */
-
 import { withClient } from './postgres.js';
+import { signed, statementTable } from './statement-table.js';
 import { fmtMs, median } from './stats.js';
-import type { Row, Section } from './table.js';
+import type { Section } from './table.js';
 
 export interface StatementTime {
   /** The statement as pg_stat_statements normalises it (its constants as $n). */
@@ -40,7 +40,7 @@ export function statementTimes(url: string): Promise<StatementTime[]> {
   });
 }
 
-/** The statements of `requests` requests, and their p50 over HTTP. */
+/** The statements of `requests` requests, and their times over HTTP. */
 export interface RequestStatements {
   label: string;
   requests: number;
@@ -48,75 +48,48 @@ export interface RequestStatements {
   statements: StatementTime[];
 }
 
-const signedMs = (ms: number) => `${ms < 0 ? '−' : '+'}${fmtMs(Math.abs(ms))}`;
-
-/** A statement's text on one line, cut to what tells it apart. */
-const shortQuery = (query: string) => {
-  const line = query.replace(/\s+/g, ' ').trim();
-  return line.length > 110 ? `${line.slice(0, 107)}…` : line;
-};
-
 /**
- * Each state's statements side by side (one column pair per state), with per request: the calls,
- * and the mean time in the database (execution and planning); then the sum per request beside
- * the request's p50 over HTTP. Statements run fewer times than once per two requests are left out
- * (the server's background work, not the request's).
+ * Each state's statements side by side (statement-table.ts), their time in the database per
+ * request (executing and planning; the planning in brackets), then the request's p50 over HTTP.
  */
 export function statementsSection(
   title: string,
   intro: string,
   states: readonly RequestStatements[],
 ): Section {
-  const perRequest = (s: RequestStatements) =>
-    new Map(
-      s.statements
-        .filter((t) => t.calls * 2 >= s.requests)
-        .map((t) => [t.query, { calls: t.calls / s.requests, ms: t.execMs + t.planMs, plan: t.planMs }]),
+  const { columns, rows, sums } = statementTable(
+    states.map((s) => ({
+      label: s.label,
+      requests: s.requests,
+      statements: s.statements.map((t) => ({
+        query: t.query,
+        calls: t.calls,
+        ms: t.calls * (t.execMs + t.planMs),
+        detail: `plan ${fmtMs(t.planMs)}`,
+      })),
+    })),
+    // Run less than once per two requests: the server's background work, not the request's.
+    { time: fmtMs, sumLabel: 'in the database, per request', keep: (t) => t.calls >= 0.5 },
+  );
+  const http = states.map((s) => median(s.http));
+  const differences = states
+    .slice(1)
+    .map(
+      (s, i) =>
+        `${s.label} against ${states[0]?.label}: ${signed((http[i + 1] ?? 0) - (http[0] ?? 0), fmtMs)} over HTTP, ` +
+        `${signed((sums[i + 1] ?? 0) - (sums[0] ?? 0), fmtMs)} in the database`,
     );
-  const maps = states.map(perRequest);
-  const queries = [...new Set(maps.flatMap((m) => [...m.keys()]))];
-  const cells = (query: string) =>
-    Object.fromEntries(
-      maps.flatMap((m, i) => {
-        const t = m.get(query);
-        return [
-          [`calls${i}`, t ? t.calls.toFixed(t.calls % 1 === 0 ? 0 : 2) : ''],
-          [`ms${i}`, t ? `${fmtMs(t.ms)} (plan ${fmtMs(t.plan)})` : ''],
-        ];
-      }),
-    );
-  const sums = maps.map((m) => [...m.values()].reduce((sum, t) => sum + t.calls * t.ms, 0));
-  const rows: Row[] = [
-    ...queries.map((query) => ({ name: `\`${shortQuery(query)}\``, ...cells(query) })),
-    {
-      name: 'in the database, per request (calls × mean)',
-      ...Object.fromEntries(sums.map((sum, i) => [`ms${i}`, fmtMs(sum)])),
-    },
-    {
-      name: 'the request over HTTP, p50 of the same rounds',
-      ...Object.fromEntries(states.map((s, i) => [`ms${i}`, fmtMs(median(s.http))])),
-    },
-  ];
   return {
     title,
     intro,
-    columns: [
-      { key: 'name', header: 'statement' },
-      ...states.flatMap((s, i) => [
-        { key: `calls${i}`, header: `${s.label}: calls per request` },
-        { key: `ms${i}`, header: `${s.label}: mean in the database` },
-      ]),
+    columns,
+    rows: [
+      ...rows,
+      {
+        name: 'the request over HTTP, p50 of the same rounds',
+        ...Object.fromEntries(http.map((p50, i) => [`time${i}`, fmtMs(p50)])),
+      },
     ],
-    rows,
-    notes: [
-      `Differences: ${states
-        .slice(1)
-        .map(
-          (s, i) =>
-            `${s.label} against ${states[0]?.label}: ${signedMs(median(s.http) - median(states[0]?.http ?? []))} over HTTP, ` +
-            `${signedMs((sums[i + 1] ?? 0) - (sums[0] ?? 0))} in the database`,
-        )
-        .join('; ')}.`,
-    ],
+    notes: [`Differences: ${differences.join('; ')}.`],
   };
 }

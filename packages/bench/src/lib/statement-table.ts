@@ -33,9 +33,9 @@ export interface PerRequest {
 }
 
 /**
- * The statements `keep` keeps in some state (given their figures there and the state's index), the longest first by their largest time per
- * request; `time` formats milliseconds. The last row is each state's sum per request of the
- * statements kept.
+ * The statements `keep` keeps in some state (given their figures there and the state's index),
+ * the longest first by their largest time per request; `time` formats milliseconds. The last row
+ * is each state's sum per request of the statements kept.
  */
 export function statementTable(
   states: readonly StatementState[],

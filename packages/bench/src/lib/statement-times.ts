@@ -50,7 +50,8 @@ export interface RequestStatements {
 
 /**
  * Each state's statements side by side (statement-table.ts), their time in the database per
- * request (executing and planning; the planning in brackets), then the request's p50 over HTTP.
+ * request (executing and planning; the planning of it in brackets), then the request's p50 over
+ * HTTP.
  */
 export function statementsSection(
   title: string,
@@ -65,7 +66,7 @@ export function statementsSection(
         query: t.query,
         calls: t.calls,
         ms: t.calls * (t.execMs + t.planMs),
-        detail: `plan ${fmtMs(t.planMs)}`,
+        detail: `plan ${fmtMs((t.calls * t.planMs) / s.requests)}`,
       })),
     })),
     // Run less than once per two requests: the server's background work, not the request's.

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Scenario } from './scenarios.js';
 import { bundleServerSource } from './server-source.js';
 import type { BenchServer } from './servers.js';
-import { statementTable } from './statement-table.js';
+import { statementTable, timeRow } from './statement-table.js';
 import { fmtUs } from './stats.js';
 import type { Section } from './table.js';
 import { checkWrkRun, load, type WrkRun } from './wrk.js';
@@ -178,25 +178,24 @@ export function writerStatementsSection(
       },
     },
   );
-  const perRequest = (w: WriterRun, ms: number) => fmtUs((ms * 1000) / w.run.ok);
+  const perRequest = (ms: (w: WriterRun) => number) =>
+    runs.map(({ writer }) => (ms(writer) * 1000) / writer.run.ok);
   return {
     title,
     intro,
     columns,
     rows: [
       ...rows,
-      {
-        name: "every statement of the writer's, per request",
-        ...Object.fromEntries(
-          runs.map(({ writer }, i) => [`time${i}`, perRequest(writer, writer.stats.statementMs)]),
-        ),
-      },
-      {
-        name: "the committer's time in commits, per request",
-        ...Object.fromEntries(
-          runs.map(({ writer }, i) => [`time${i}`, perRequest(writer, writer.stats.busyMs)]),
-        ),
-      },
+      timeRow(
+        "every statement of the writer's, per request",
+        perRequest((w) => w.stats.statementMs),
+        fmtUs,
+      ),
+      timeRow(
+        "the committer's time in commits, per request",
+        perRequest((w) => w.stats.busyMs),
+        fmtUs,
+      ),
     ],
   };
 }

@@ -77,7 +77,7 @@ export function statementTable(
         }),
       ),
     })),
-    { name: sumLabel, ...Object.fromEntries(sums.map((sum, i) => [`time${i}`, time(sum)])) },
+    timeRow(sumLabel, sums, time),
   ];
   const columns: Column[] = [
     { key: 'name', header: 'statement' },
@@ -88,6 +88,12 @@ export function statementTable(
   ];
   return { columns, rows, sums };
 }
+
+/** A row of one figure per state, under the states' time columns. */
+export const timeRow = (name: string, values: readonly number[], format: (v: number) => string): Row => ({
+  name,
+  ...Object.fromEntries(values.map((v, i) => [`time${i}`, format(v)])),
+});
 
 /** A difference with its sign. */
 export const signed = (value: number, format: (v: number) => string) =>

@@ -6,7 +6,7 @@
  * database; what is left of the request's time over HTTP is round trips, the driver and the server.
  */
 import { withClient } from './postgres.js';
-import { signed, statementTable } from './statement-table.js';
+import { signed, statementTable, timeRow } from './statement-table.js';
 import { fmtMs, median } from './stats.js';
 import type { Section } from './table.js';
 
@@ -84,13 +84,7 @@ export function statementsSection(
     title,
     intro,
     columns,
-    rows: [
-      ...rows,
-      {
-        name: 'the request over HTTP, p50 of the same rounds',
-        ...Object.fromEntries(http.map((p50, i) => [`time${i}`, fmtMs(p50)])),
-      },
-    ],
+    rows: [...rows, timeRow('the request over HTTP, p50 of the same rounds', http, fmtMs)],
     notes: [`Differences: ${differences.join('; ')}.`],
   };
 }
